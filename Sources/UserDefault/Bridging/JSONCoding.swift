@@ -1,0 +1,58 @@
+import Foundation
+
+/// The JSON encoder and decoder pair that stores `Codable` values as strings.
+///
+/// One shared pair is made once (allocating a coder per read is a measurable cost);
+/// `@UserDefault(..., encoder:decoder:)` makes its own. Non-finite floating-point values
+/// are written as the strings `"inf"`, `"-inf"` and `"nan"` so that no finite struct
+/// fails to encode; keys are sorted so equal values store equal text.
+public struct JSONCoding: Sendable {
+  /// The encoder, or `nil` for the library's default settings.
+  let encoder: JSONEncoder
+  /// The decoder, or `nil` for the library's default settings.
+  let decoder: JSONDecoder
+
+  /// A pair built from the given coders.
+  public init(encoder: JSONEncoder? = nil, decoder: JSONDecoder? = nil) {
+    self.encoder = encoder ?? Self.makeEncoder()
+    self.decoder = decoder ?? Self.makeDecoder()
+  }
+
+  /// The library's shared pair.
+  public static let shared = JSONCoding()
+
+  private static func makeEncoder() -> JSONEncoder {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    encoder.nonConformingFloatEncodingStrategy = .convertToString(
+      positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+    return encoder
+  }
+
+  private static func makeDecoder() -> JSONDecoder {
+    let decoder = JSONDecoder()
+    decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+      positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+    return decoder
+  }
+
+  func encodeToString<T: Encodable>(_ value: T) throws(DefaultsError) -> String {
+    do {
+      return String(decoding: try encoder.encode(value), as: UTF8.self)
+    } catch {
+      throw DefaultsError(.refusedValue, "\(T.self) could not be encoded as JSON: \(error)")
+    }
+  }
+
+  func decode<T: Decodable>(_ type: T.Type, fromString text: String) throws(DefaultsError) -> T {
+    try decode(type, from: Data(text.utf8))
+  }
+
+  func decode<T: Decodable>(_ type: T.Type, from data: Data) throws(DefaultsError) -> T {
+    do {
+      return try decoder.decode(type, from: data)
+    } catch {
+      throw DefaultsError(.undecodableValue, "stored JSON is not a valid \(T.self): \(error)")
+    }
+  }
+}

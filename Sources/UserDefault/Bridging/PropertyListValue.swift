@@ -1,0 +1,228 @@
+import Foundation
+
+/// A Swift value with a property-list form that survives Foundation on every platform.
+///
+/// This is the lowest layer of value bridging: ``UserDefaultable/BaseType`` is always a
+/// `PropertyListValue`. The conformances below decide, once for the whole library, how each
+/// primitive is written so that it reads back exactly after a restart on Linux too:
+///
+/// | type | stored as | why |
+/// |---|---|---|
+/// | `Bool`, `String`, `Data`, `Int`, `Int8`…`Int64` | itself | native |
+/// | `UInt`, `UInt8`…`UInt64` | an unsigned 64-bit number | Foundation on Linux reads `UInt` back as a signed `Int` |
+/// | `Double` | itself; `-0.0` as the string `"-0.0"` | the XML writer drops the sign of zero |
+/// | `Float` | the `Double` with the same value | Foundation reloads floats as doubles; the conversion is exact |
+/// | `Date` | seconds since 2001-01-01 as a `Double` | XML property lists keep whole seconds only |
+/// | arrays, `[String: …]` | arrays and dictionaries of the above | native |
+///
+/// Reading is lenient where nothing is lost (any number that fits the integer type, a
+/// `Date` object for a `Date`) and strict otherwise: a value of another type or out of
+/// range throws ``DefaultsError`` with ``DefaultsDiagnostic/Kind/wrongType``.
+public protocol PropertyListValue {
+  /// The property-list object handed to `UserDefaults`. Throws when the value cannot be
+  /// stored (for example a non-property-list element inside `[Any]`).
+  func propertyListObject() throws(DefaultsError) -> Any
+
+  /// Reads a value back from the object a `UserDefaults` returned.
+  init(propertyListObject object: Any) throws(DefaultsError)
+}
+
+extension Bool: PropertyListValue {
+  public func propertyListObject() -> Any { self }
+  public init(propertyListObject object: Any) throws(DefaultsError) {
+    if let value = object as? Bool {
+      self = value
+    } else if let number = object as? NSNumber, number.int64Value == 0 || number.int64Value == 1,
+      number.doubleValue == Double(number.int64Value)
+    {
+      self = number.int64Value == 1
+    } else {
+      throw .wrongType(Bool.self, found: object)
+    }
+  }
+}
+
+extension String: PropertyListValue {
+  public func propertyListObject() -> Any { self }
+  public init(propertyListObject object: Any) throws(DefaultsError) {
+    if let value = object as? String {
+      self = value
+    } else if let value = object as? NSString {
+      self = value as String
+    } else {
+      throw .wrongType(String.self, found: object)
+    }
+  }
+}
+
+extension Data: PropertyListValue {
+  public func propertyListObject() -> Any { self }
+  public init(propertyListObject object: Any) throws(DefaultsError) {
+    if let value = object as? Data {
+      self = value
+    } else if let value = object as? NSData {
+      self = value as Data
+    } else {
+      throw .wrongType(Data.self, found: object)
+    }
+  }
+}
+
+extension Double: PropertyListValue {
+  public func propertyListObject() -> Any {
+    // The XML writer prints -0.0 as 0.0: keep the sign by storing the spelling.
+    self == 0 && sign == .minus ? "-0.0" : self
+  }
+  public init(propertyListObject object: Any) throws(DefaultsError) {
+    if let value = object as? Double {
+      self = value
+    } else if let number = object as? NSNumber {
+      self = number.doubleValue
+    } else if let text = object as? String, let value = Double(text) {
+      self = value
+    } else {
+      throw .wrongType(Double.self, found: object)
+    }
+  }
+}
+
+extension Float: PropertyListValue {
+  public func propertyListObject() -> Any { Double(self).propertyListObject() }
+  public init(propertyListObject object: Any) throws(DefaultsError) {
+    if let value = object as? Float {
+      self = value
+    } else {
+      self = Float(try Double(propertyListObject: object))
+    }
+  }
+}
+
+extension Date: PropertyListValue {
+  public func propertyListObject() -> Any { timeIntervalSinceReferenceDate.propertyListObject() }
+  public init(propertyListObject object: Any) throws(DefaultsError) {
+    if let value = object as? Date {
+      self = value
+    } else if let seconds = try? Double(propertyListObject: object) {
+      self = Date(timeIntervalSinceReferenceDate: seconds)
+    } else {
+      throw .wrongType(Date.self, found: object)
+    }
+  }
+}
+
+/// Reads any integer type from what Foundation hands back: a Swift integer, or an
+/// `NSNumber` of any width, refusing values that do not fit exactly.
+@usableFromInline
+func exactInteger<T: FixedWidthInteger>(_ object: Any, as type: T.Type) throws(DefaultsError) -> T {
+  if let value = object as? T { return value }
+  if let number = object as? NSNumber {
+    // Foundation on Linux hands back Int.max as an Int64 and UInt64 as UInt64; try the
+    // wide types first, then a double that happens to hold an integer.
+    if let value = number as? Int64, let exact = T(exactly: value) { return exact }
+    if let value = number as? UInt64, let exact = T(exactly: value) { return exact }
+    let double = number.doubleValue
+    if double.rounded() == double, let exact = T(exactly: double) { return exact }
+  }
+  throw .wrongType(T.self, found: object)
+}
+
+/// Signed integers are stored as themselves.
+public protocol SignedPropertyListInteger: FixedWidthInteger, SignedInteger, PropertyListValue {}
+/// Unsigned integers are stored as an unsigned 64-bit number, which Foundation keeps.
+public protocol UnsignedPropertyListInteger: FixedWidthInteger, UnsignedInteger, PropertyListValue {}
+
+extension SignedPropertyListInteger {
+  public func propertyListObject() -> Any { Int64(self) }
+  public init(propertyListObject object: Any) throws(DefaultsError) {
+    self = try exactInteger(object, as: Self.self)
+  }
+}
+
+extension UnsignedPropertyListInteger {
+  public func propertyListObject() -> Any { UInt64(self) }
+  public init(propertyListObject object: Any) throws(DefaultsError) {
+    self = try exactInteger(object, as: Self.self)
+  }
+}
+
+extension Int: SignedPropertyListInteger {
+  // Stored as `Int` itself so that `integer(forKey:)` reads it.
+  public func propertyListObject() -> Any { self }
+}
+extension Int8: SignedPropertyListInteger {}
+extension Int16: SignedPropertyListInteger {}
+extension Int32: SignedPropertyListInteger {}
+extension Int64: SignedPropertyListInteger {}
+extension UInt: UnsignedPropertyListInteger {}
+extension UInt8: UnsignedPropertyListInteger {}
+extension UInt16: UnsignedPropertyListInteger {}
+extension UInt32: UnsignedPropertyListInteger {}
+extension UInt64: UnsignedPropertyListInteger {}
+
+extension Array: PropertyListValue where Element: PropertyListValue {
+  public func propertyListObject() throws(DefaultsError) -> Any {
+    var objects: [Any] = []
+    objects.reserveCapacity(count)
+    for (index, element) in enumerated() {
+      do { objects.append(try element.propertyListObject()) } catch {
+        throw DefaultsError(error.kind, "element \(index): \(error.message)")
+      }
+    }
+    return objects
+  }
+  public init(propertyListObject object: Any) throws(DefaultsError) {
+    guard let objects = PropertyListObject.array(object) else {
+      throw .wrongType([Element].self, found: object)
+    }
+    var result: [Element] = []
+    result.reserveCapacity(objects.count)
+    for (index, element) in objects.enumerated() {
+      // One bad element fails the whole read (and is reported by the caller) rather
+      // than being dropped silently: a later write would otherwise lose it for good.
+      do { result.append(try Element(propertyListObject: element)) } catch {
+        throw DefaultsError(error.kind, "element \(index): \(error.message)")
+      }
+    }
+    self = result
+  }
+}
+
+extension Dictionary: PropertyListValue where Key == String, Value: PropertyListValue {
+  public func propertyListObject() throws(DefaultsError) -> Any {
+    var objects: [String: Any] = [:]
+    objects.reserveCapacity(count)
+    for (key, value) in self {
+      do { objects[key] = try value.propertyListObject() } catch {
+        throw DefaultsError(error.kind, "value for \"\(key)\": \(error.message)")
+      }
+    }
+    return objects
+  }
+  public init(propertyListObject object: Any) throws(DefaultsError) {
+    guard let objects = PropertyListObject.dictionary(object) else {
+      throw .wrongType([String: Value].self, found: object)
+    }
+    var result: [String: Value] = [:]
+    result.reserveCapacity(objects.count)
+    for (key, element) in objects {
+      do { result[key] = try Value(propertyListObject: element) } catch {
+        throw DefaultsError(error.kind, "value for \"\(key)\": \(error.message)")
+      }
+    }
+    self = result
+  }
+}
+
+/// `nil` has no property-list form: storing it through a typed API removes the key, and a
+/// `nil` inside a collection is refused (Foundation on Linux traps on it).
+extension Optional: PropertyListValue where Wrapped: PropertyListValue {
+  public func propertyListObject() throws(DefaultsError) -> Any {
+    guard let value = self else {
+      throw DefaultsError(.refusedValue, "nil cannot be stored inside a property list")
+    }
+    return try value.propertyListObject()
+  }
+  public init(propertyListObject object: Any) throws(DefaultsError) {
+    self = try Wrapped(propertyListObject: object)
+  }
+}

@@ -1,0 +1,302 @@
+import Foundation
+
+/// A type stored in `UserDefaults` through a property-list base value.
+///
+/// Conform by converting to and from a ``BaseType`` that is itself a
+/// ``PropertyListValue`` (a string, a number, data, or collections of those):
+///
+/// ```swift
+/// struct Celsius: UserDefaultable {
+///   var degrees: Double
+///   init?(storableValue: Double) { degrees = storableValue }
+///   var storableValue: Double { degrees }
+/// }
+/// ```
+///
+/// `RawRepresentable` and `Codable` types conform with an empty declaration
+/// (`extension Mode: UserDefaultable {}`): the first are stored as their raw value, the
+/// second as a JSON string. A type that is both is stored as its raw value.
+///
+/// Typed keys and property wrappers do not need this conformance for `RawRepresentable`
+/// and `Codable` types; declare it to use ``init(withKey:in:)`` and ``store(in:withKey:)``
+/// in hand-written entries on `UserDefaults`.
+public protocol UserDefaultable {
+  /// The property-list form the value is stored as.
+  associatedtype BaseType: PropertyListValue
+  /// Makes a value from its stored form; `nil` when the stored form is not a valid value.
+  init?(storableValue: BaseType)
+  /// The form the value is stored as.
+  var storableValue: BaseType { get }
+
+  /// The stored form of `value`, or an error that says why it has none.
+  ///
+  /// The library calls this rather than ``storableValue`` so that a failure (a JSON
+  /// encoding error, say) is reported and nothing is written. The default returns
+  /// `value.storableValue`.
+  static func storableValue(of value: Self) throws(DefaultsError) -> BaseType
+
+  /// The value whose stored form is `base`, or an error that says why `base` is not one.
+  /// The default calls ``init(storableValue:)``.
+  static func decoded(from base: BaseType) throws(DefaultsError) -> Self
+}
+
+extension UserDefaultable {
+  public static func storableValue(of value: Self) throws(DefaultsError) -> BaseType {
+    value.storableValue
+  }
+  public static func decoded(from base: BaseType) throws(DefaultsError) -> Self {
+    guard let value = Self(storableValue: base) else {
+      throw DefaultsError(
+        .undecodableValue, "stored \(String(describing: base).prefix(80)) is not a valid \(Self.self)")
+    }
+    return value
+  }
+}
+
+extension UserDefaultable {
+  /// Reads the value stored under `key`, or `nil` when nothing is stored or the stored
+  /// value cannot be read (which is reported to ``DefaultsDiagnostics``).
+  ///
+  /// Goes through the same bridging, cache and observation as typed keys. Cost: one
+  /// lookup, plus a decode when the stored value changed since the last read.
+  public init?(withKey key: String, in defaults: UserDefaults) {
+    if let probe = EntryProbe.current {
+      probe.record(key)
+      if probe.pretendsAbsent { return nil }
+    }
+    guard let stored = defaults.access.read(KeyDescriptor<Self>.native(key)), let value = stored
+    else { return nil }
+    self = value
+  }
+
+  /// Stores the value under `key`; an optional `nil` removes it.
+  public func store(in defaults: UserDefaults, withKey key: String) {
+    if let probe = EntryProbe.current {
+      probe.record(key)
+      return
+    }
+    defaults.access.write(self, for: KeyDescriptor<Self>.native(key))
+  }
+}
+
+// MARK: - Values that are their own base type
+
+extension UserDefaultable where Self: PropertyListValue, BaseType == Self {
+  public init?(storableValue: Self) { self = storableValue }
+  public var storableValue: Self { self }
+}
+
+// Primitives are also Codable; this more specific extension keeps them out of JSON.
+extension UserDefaultable where Self: PropertyListValue & Codable, BaseType == Self {
+  public init?(storableValue: Self) { self = storableValue }
+  public var storableValue: Self { self }
+  public static func storableValue(of value: Self) throws(DefaultsError) -> Self { value }
+  public static func decoded(from base: Self) throws(DefaultsError) -> Self { base }
+}
+
+/// A value stored through a string that parses back with a failable initializer.
+/// URL, UUID and Decimal are Codable too; this keeps them out of JSON.
+public protocol StringStorable: UserDefaultable, Codable where BaseType == String {}
+
+extension StringStorable {
+  public static func storableValue(of value: Self) throws(DefaultsError) -> String {
+    value.storableValue
+  }
+  public static func decoded(from base: String) throws(DefaultsError) -> Self {
+    guard let value = Self(storableValue: base) else {
+      throw DefaultsError(.undecodableValue, "\(base.debugDescription) is not a valid \(Self.self)")
+    }
+    return value
+  }
+}
+
+extension Bool: UserDefaultable { public typealias BaseType = Bool }
+extension String: UserDefaultable { public typealias BaseType = String }
+extension Data: UserDefaultable { public typealias BaseType = Data }
+extension Date: UserDefaultable { public typealias BaseType = Date }
+extension Double: UserDefaultable { public typealias BaseType = Double }
+extension Float: UserDefaultable { public typealias BaseType = Float }
+extension Int: UserDefaultable { public typealias BaseType = Int }
+extension Int8: UserDefaultable { public typealias BaseType = Int8 }
+extension Int16: UserDefaultable { public typealias BaseType = Int16 }
+extension Int32: UserDefaultable { public typealias BaseType = Int32 }
+extension Int64: UserDefaultable { public typealias BaseType = Int64 }
+extension UInt: UserDefaultable { public typealias BaseType = UInt }
+extension UInt8: UserDefaultable { public typealias BaseType = UInt8 }
+extension UInt16: UserDefaultable { public typealias BaseType = UInt16 }
+extension UInt32: UserDefaultable { public typealias BaseType = UInt32 }
+extension UInt64: UserDefaultable { public typealias BaseType = UInt64 }
+
+// MARK: - Values stored through a string
+
+/// Stored as `absoluteString`: Foundation on Linux would keep only the path of a web URL.
+extension URL: StringStorable {
+  public init?(storableValue: String) { self.init(string: storableValue) }
+  public var storableValue: String { absoluteString }
+}
+
+/// Stored as its canonical string (`"E621E1F8-C36C-495A-93FC-0C247A3E6E5F"`).
+extension UUID: StringStorable {
+  public init?(storableValue: String) { self.init(uuidString: storableValue) }
+  public var storableValue: String { uuidString }
+}
+
+/// Stored as its decimal string: Foundation on Linux truncates a stored `Decimal` to an integer.
+extension Decimal: StringStorable {
+  public init?(storableValue: String) {
+    self.init(string: storableValue, locale: Locale(identifier: "en_US_POSIX"))
+  }
+  public var storableValue: String { NSDecimalNumber(decimal: self).description(withLocale: Locale(identifier: "en_US_POSIX")) }
+}
+
+// MARK: - Collections and optionals
+
+extension Array: UserDefaultable where Element: UserDefaultable {
+  public init?(storableValue: [Element.BaseType]) {
+    var result: [Element] = []
+    result.reserveCapacity(storableValue.count)
+    for base in storableValue {
+      guard let element = Element(storableValue: base) else { return nil }
+      result.append(element)
+    }
+    self = result
+  }
+  public var storableValue: [Element.BaseType] { map(\.storableValue) }
+  public static func storableValue(of value: Self) throws(DefaultsError) -> [Element.BaseType] {
+    var result: [Element.BaseType] = []
+    result.reserveCapacity(value.count)
+    for element in value { result.append(try Element.storableValue(of: element)) }
+    return result
+  }
+  public static func decoded(from base: [Element.BaseType]) throws(DefaultsError) -> Self {
+    var result: [Element] = []
+    result.reserveCapacity(base.count)
+    for (index, element) in base.enumerated() {
+      do throws(DefaultsError) { result.append(try Element.decoded(from: element)) } catch {
+        throw DefaultsError(error.kind, "element \(index): \(error.message)")
+      }
+    }
+    return result
+  }
+}
+
+/// Stored as an array; reading an array with duplicates keeps one of each.
+extension Set: UserDefaultable where Element: UserDefaultable {
+  public init?(storableValue: [Element.BaseType]) {
+    guard let elements = [Element](storableValue: storableValue) else { return nil }
+    self.init(elements)
+  }
+  public var storableValue: [Element.BaseType] { map(\.storableValue) }
+  public static func storableValue(of value: Self) throws(DefaultsError) -> [Element.BaseType] {
+    try [Element].storableValue(of: Array(value))
+  }
+  public static func decoded(from base: [Element.BaseType]) throws(DefaultsError) -> Self {
+    Set(try [Element].decoded(from: base))
+  }
+}
+
+extension Dictionary: UserDefaultable where Key == String, Value: UserDefaultable {
+  public init?(storableValue: [String: Value.BaseType]) {
+    var result: [String: Value] = [:]
+    result.reserveCapacity(storableValue.count)
+    for (key, base) in storableValue {
+      guard let value = Value(storableValue: base) else { return nil }
+      result[key] = value
+    }
+    self = result
+  }
+  public var storableValue: [String: Value.BaseType] { mapValues(\.storableValue) }
+  public static func storableValue(of value: Self) throws(DefaultsError) -> [String: Value.BaseType]
+  {
+    var result: [String: Value.BaseType] = [:]
+    for (key, element) in value { result[key] = try Value.storableValue(of: element) }
+    return result
+  }
+  public static func decoded(from base: [String: Value.BaseType]) throws(DefaultsError) -> Self {
+    var result: [String: Value] = [:]
+    result.reserveCapacity(base.count)
+    for (key, element) in base {
+      do throws(DefaultsError) { result[key] = try Value.decoded(from: element) } catch {
+        throw DefaultsError(error.kind, "value for \"\(key)\": \(error.message)")
+      }
+    }
+    return result
+  }
+}
+
+/// An optional is stored as its wrapped value; storing `nil` removes the stored value.
+extension Optional: UserDefaultable where Wrapped: UserDefaultable {
+  public init?(storableValue: Wrapped.BaseType?) {
+    guard let base = storableValue else {
+      self = nil
+      return
+    }
+    guard let value = Wrapped(storableValue: base) else { return nil }
+    self = value
+  }
+  public var storableValue: Wrapped.BaseType? { self?.storableValue }
+  public static func storableValue(of value: Self) throws(DefaultsError) -> Wrapped.BaseType? {
+    guard let value else { return nil }
+    return try Wrapped.storableValue(of: value)
+  }
+  public static func decoded(from base: Wrapped.BaseType?) throws(DefaultsError) -> Self {
+    guard let base else { return nil }
+    return try Wrapped.decoded(from: base)
+  }
+}
+
+// MARK: - Empty-declaration conformances
+
+extension UserDefaultable where Self: RawRepresentable, RawValue: UserDefaultable {
+  public init?(storableValue: RawValue.BaseType) {
+    guard let raw = RawValue(storableValue: storableValue) else { return nil }
+    self.init(rawValue: raw)
+  }
+  public var storableValue: RawValue.BaseType { rawValue.storableValue }
+  public static func storableValue(of value: Self) throws(DefaultsError) -> RawValue.BaseType {
+    try RawValue.storableValue(of: value.rawValue)
+  }
+  public static func decoded(from base: RawValue.BaseType) throws(DefaultsError) -> Self {
+    let raw = try RawValue.decoded(from: base)
+    guard let value = Self(rawValue: raw) else {
+      throw DefaultsError(.undecodableValue, "\(raw) is not a raw value of \(Self.self)")
+    }
+    return value
+  }
+}
+
+/// Stored as a JSON string made by ``JSONCoding/shared``.
+extension UserDefaultable where Self: Codable {
+  public init?(storableValue: String) {
+    guard let value = try? Self.decoded(from: storableValue) else { return nil }
+    self = value
+  }
+  /// The JSON text; empty if encoding fails (the library itself uses
+  /// ``storableValue(of:)``, which reports the failure and writes nothing).
+  public var storableValue: String { (try? Self.storableValue(of: self)) ?? "" }
+  public static func storableValue(of value: Self) throws(DefaultsError) -> String {
+    try JSONCoding.shared.encodeToString(value)
+  }
+  public static func decoded(from base: String) throws(DefaultsError) -> Self {
+    try JSONCoding.shared.decode(Self.self, fromString: base)
+  }
+}
+
+// A type that is both RawRepresentable and Codable is stored as its raw value.
+extension UserDefaultable where Self: RawRepresentable & Codable, RawValue: UserDefaultable {
+  public init?(storableValue: RawValue.BaseType) {
+    guard let raw = RawValue(storableValue: storableValue) else { return nil }
+    self.init(rawValue: raw)
+  }
+  public var storableValue: RawValue.BaseType { rawValue.storableValue }
+  public static func storableValue(of value: Self) throws(DefaultsError) -> RawValue.BaseType {
+    try RawValue.storableValue(of: value.rawValue)
+  }
+  public static func decoded(from base: RawValue.BaseType) throws(DefaultsError) -> Self {
+    let raw = try RawValue.decoded(from: base)
+    guard let value = Self(rawValue: raw) else {
+      throw DefaultsError(.undecodableValue, "\(raw) is not a raw value of \(Self.self)")
+    }
+    return value
+  }
+}

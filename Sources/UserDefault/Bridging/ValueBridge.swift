@@ -1,0 +1,174 @@
+import Foundation
+import Synchronization
+
+/// How values of one Swift type are written to and read from a store.
+///
+/// Chosen once, when a key or wrapper is created, by looking at the type in this order:
+/// `Optional` (nil removes), ``UserDefaultable``, `RawRepresentable` with a storable raw
+/// value, arrays / sets / `[String: …]` of storable elements (stored element by element),
+/// `Any` (property-list objects, validated), and finally `Codable` (a JSON string).
+/// A type that matches none of these makes every write fail with
+/// ``DefaultsDiagnostic/Kind/unsupportedType``; reads give the default.
+struct ValueBridge<Value>: Sendable {
+  let coding: any ValueCoding<Value>
+  /// Identifies this bridge in the decoded-value cache: a value decoded by one bridge is
+  /// never handed to a reader using another (another type, or other JSON coders).
+  let token = BridgeToken()
+
+  var storage: StorageForm { coding.storage }
+
+  /// Turns a value into the object to store; `nil` means remove the stored value.
+  func encode(_ value: Value) throws(DefaultsError) -> Any? { try coding.encode(value) }
+  /// Turns a stored object back into a value.
+  func decode(_ object: Any) throws(DefaultsError) -> Value { try coding.decode(object) }
+
+  /// The bridge for `Value` with the library's JSON coders, resolved once per type.
+  /// Cost after the first call: one lock and one dictionary lookup.
+  static var shared: ValueBridge<Value> {
+    let type = ObjectIdentifier(Value.self)
+    if let bridge = sharedBridges.withLock({ $0[type] }) as? ValueBridge<Value> { return bridge }
+    let bridge = resolve()
+    sharedBridges.withLock { $0[type] = bridge }
+    return bridge
+  }
+
+  /// The bridge for `Value`, using `json` for values stored as JSON.
+  static func resolve(json: JSONCoding = .shared) -> ValueBridge<Value> {
+    let coding = CodingResolver.coding(for: Value.self, json: json) as? any ValueCoding<Value>
+    return ValueBridge(coding: coding ?? UnsupportedCoding<Value>())
+  }
+}
+
+/// An identity for a bridge; see ``ValueBridge/token``.
+final class BridgeToken: Sendable {}
+
+private let sharedBridges = Mutex<[ObjectIdentifier: any Sendable]>([:])
+
+/// What form a type's stored value takes.
+enum StorageForm: Sendable {
+  case propertyList, json, unsupported
+}
+
+/// One way of storing values of one type. Each strategy is a small generic struct, so
+/// its methods are specialised code with no captured state.
+protocol ValueCoding<Value>: Sendable {
+  associatedtype Value
+  var storage: StorageForm { get }
+  func encode(_ value: Value) throws(DefaultsError) -> Any?
+  func decode(_ object: Any) throws(DefaultsError) -> Value
+}
+
+/// Finds the coding for a type known only at run time by opening its metatype into the
+/// generic strategy that fits.
+enum CodingResolver {
+  static func coding(for type: Any.Type, json: JSONCoding) -> Any? {
+    if let optional = type as? any OptionalBridging.Type {
+      return optional.optionalCoding(json: json)
+    }
+    if let native = type as? any UserDefaultable.Type {
+      return nativeCoding(native)
+    }
+    if let raw = type as? any RawRepresentable.Type, let coding = rawCoding(raw, json: json) {
+      return coding
+    }
+    if let collection = type as? any CollectionBridging.Type,
+      let coding = collection.collectionCoding(json: json)
+    {
+      return coding
+    }
+    if type == Any.self {
+      return AnyPropertyListCoding()
+    }
+    if let codable = type as? any Codable.Type {
+      return jsonCoding(codable, json: json)
+    }
+    return nil
+  }
+
+  private static func nativeCoding<U: UserDefaultable>(_: U.Type) -> Any { NativeCoding<U>() }
+
+  private static func rawCoding<R: RawRepresentable>(_: R.Type, json: JSONCoding) -> Any? {
+    let raw = ValueBridge<R.RawValue>.resolve(json: json)
+    guard raw.storage == .propertyList else { return nil }
+    return RawCoding<R>(raw: raw.coding)
+  }
+
+  private static func jsonCoding<C: Codable>(_: C.Type, json: JSONCoding) -> Any {
+    JSONValueCoding<C>(json: json)
+  }
+}
+
+struct UnsupportedCoding<Value>: ValueCoding {
+  var storage: StorageForm { .unsupported }
+  func encode(_ value: Value) throws(DefaultsError) -> Any? {
+    throw DefaultsError(
+      .unsupportedType,
+      "\(Value.self) is not UserDefaultable, RawRepresentable or Codable; nothing was stored")
+  }
+  func decode(_ object: Any) throws(DefaultsError) -> Value {
+    throw DefaultsError(.unsupportedType, "\(Value.self) cannot be read from a property list")
+  }
+}
+
+struct NativeCoding<U: UserDefaultable>: ValueCoding {
+  var storage: StorageForm { .propertyList }
+  func encode(_ value: U) throws(DefaultsError) -> Any? {
+    try U.storableValue(of: value).propertyListObject()
+  }
+  func decode(_ object: Any) throws(DefaultsError) -> U {
+    try U.decoded(from: try U.BaseType(propertyListObject: object))
+  }
+}
+
+struct RawCoding<R: RawRepresentable>: ValueCoding {
+  let raw: any ValueCoding<R.RawValue>
+  var storage: StorageForm { .propertyList }
+  func encode(_ value: R) throws(DefaultsError) -> Any? { try raw.encode(value.rawValue) }
+  func decode(_ object: Any) throws(DefaultsError) -> R {
+    let rawValue = try raw.decode(object)
+    guard let value = R(rawValue: rawValue) else {
+      throw DefaultsError(.undecodableValue, "\(rawValue) is not a raw value of \(R.self)")
+    }
+    return value
+  }
+}
+
+struct JSONValueCoding<C: Codable>: ValueCoding {
+  let json: JSONCoding
+  var storage: StorageForm { .json }
+  func encode(_ value: C) throws(DefaultsError) -> Any? { try json.encodeToString(value) }
+  func decode(_ object: Any) throws(DefaultsError) -> C {
+    if let text = object as? String { return try json.decode(C.self, fromString: text) }
+    if let data = object as? Data { return try json.decode(C.self, from: data) }
+    throw .wrongType(String.self, found: object)
+  }
+}
+
+struct AnyPropertyListCoding: ValueCoding {
+  var storage: StorageForm { .propertyList }
+  func encode(_ value: Any) throws(DefaultsError) -> Any? { try PropertyListObject.validated(value) }
+  func decode(_ object: Any) throws(DefaultsError) -> Any {
+    PropertyListObject.unwrapped(object) ?? object
+  }
+}
+
+protocol OptionalBridging {
+  static func optionalCoding(json: JSONCoding) -> Any
+}
+
+extension Optional: OptionalBridging {
+  static func optionalCoding(json: JSONCoding) -> Any {
+    OptionalCoding<Wrapped>(wrapped: ValueBridge<Wrapped>.resolve(json: json).coding)
+  }
+}
+
+/// `nil` removes the stored value; anything else is stored as the wrapped value.
+struct OptionalCoding<Wrapped>: ValueCoding {
+  let wrapped: any ValueCoding<Wrapped>
+  var storage: StorageForm { wrapped.storage }
+  func encode(_ value: Wrapped?) throws(DefaultsError) -> Any? {
+    guard let value else { return nil }
+    return try wrapped.encode(value)
+  }
+  func decode(_ object: Any) throws(DefaultsError) -> Wrapped? { try wrapped.decode(object) }
+}

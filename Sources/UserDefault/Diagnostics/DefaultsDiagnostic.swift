@@ -1,0 +1,54 @@
+import Foundation
+
+/// A structured event that the library reports instead of crashing or printing.
+///
+/// Every surface of the library funnels problems it absorbs (a stored value it cannot
+/// read, a value Foundation cannot store, two keys that share a stored name, a save that
+/// failed) into one ``DefaultsDiagnostics/handler``. The default handler writes one line
+/// per event to standard error; tests and apps can install their own.
+public struct DefaultsDiagnostic: Sendable, CustomStringConvertible {
+  /// What kind of problem was met.
+  public enum Kind: String, Sendable, CaseIterable {
+    /// The stored value has another type than the key's, or is out of its range.
+    case wrongType
+    /// The stored data could not be decoded (corrupt JSON, invalid raw value).
+    case undecodableValue
+    /// A value was refused because it is not a property list; nothing was written.
+    case refusedValue
+    /// Two declarations use the same stored name in one suite.
+    case keyCollision
+    /// A key name that cannot round-trip through a property-list file.
+    case invalidKey
+    /// Writing the preferences to disk failed.
+    case failedSave
+    /// A preferences file was damaged and set aside.
+    case damagedFile
+    /// A suite name was refused.
+    case invalidSuite
+    /// A type that the library does not know how to store.
+    case unsupportedType
+  }
+
+  /// What kind of problem was met.
+  public let kind: Kind
+  /// The stored name concerned, when there is one.
+  public let key: String?
+  /// The suite concerned (`nil` for the standard suite or when unknown).
+  public let suite: String?
+  /// A sentence for a developer: what happened and what the library did about it.
+  public let message: String
+
+  /// Creates an event; the library makes these, tests may too.
+  public init(kind: Kind, key: String?, suite: String?, message: String) {
+    self.kind = kind
+    self.key = key
+    self.suite = suite
+    self.message = message
+  }
+
+  /// One line: `UserDefault[kind] suite/key: message`.
+  public var description: String {
+    let place = [suite ?? "standard", key].compactMap { $0 }.joined(separator: "/")
+    return "UserDefault[\(kind.rawValue)] \(place): \(message)"
+  }
+}

@@ -1,0 +1,117 @@
+import Foundation
+
+/// The one path from every surface of the library to a store.
+///
+/// Reads go: (library store) decoded-value cache, else stored object → cache check →
+/// decode. Writes go: encode → refuse or store → invalidate cache → notify the hub →
+/// schedule saving. Nothing else in the library calls `object(forKey:)` or
+/// `set(_:forKey:)` for a typed value.
+struct DefaultsAccess {
+  let defaults: UserDefaults
+  let suite: SuiteContext
+
+  // MARK: Reading
+
+  /// The stored value, or `nil` when nothing is stored or the stored value cannot be read
+  /// (reported once per stored value, left as it is).
+  func read<Value>(_ key: KeyDescriptor<Value>) -> Value? {
+    suite.hub.tracking.access(key.name)
+    let token = key.bridge.token
+    if suite.seesEveryWrite, let cached = suite.cache.lookup(key.name, token: token, object: nil) {
+      return try? cached.get() as? Value
+    }
+    guard let object = defaults.object(forKey: key.name) else { return nil }
+    if let cached = suite.cache.lookup(key.name, token: token, object: object) {
+      return try? cached.get() as? Value
+    }
+    let result: Result<Any, DefaultsError>
+    do {
+      result = .success(try key.bridge.decode(object))
+    } catch {
+      result = .failure(error)
+      DefaultsDiagnostics.report(
+        error.kind, key: key.name, suite: suite.name,
+        "\(error.message); reading the default instead, the stored value is left as it is")
+    }
+    suite.cache.store(key.name, token: token, object: object, result: result)
+    return try? result.get() as? Value
+  }
+
+  /// The stored value, or the key's default.
+  func value<Value>(_ key: KeyDescriptor<Value>) -> Value {
+    read(key) ?? key.defaultValue.value
+  }
+
+  /// Whether anything is stored under `name` (registered defaults included).
+  func hasStoredValue(_ name: String) -> Bool {
+    suite.hub.tracking.access(name)
+    return defaults.object(forKey: name) != nil
+  }
+
+  // MARK: Writing
+
+  /// Stores `value`; an optional `nil` removes the stored value. A value that cannot be
+  /// stored, or an invalid key name, is reported and nothing is written.
+  func write<Value>(_ value: Value, for key: KeyDescriptor<Value>) {
+    guard key.isValidName else {
+      KeyName.validate(key.name, suite: suite.name)
+      return
+    }
+    do {
+      guard let object = try key.bridge.encode(value) else {
+        remove(key.name)
+        return
+      }
+      set(object, forName: key.name)
+    } catch {
+      DefaultsDiagnostics.report(
+        error.kind, key: key.name, suite: suite.name, "\(error.message); nothing was written")
+    }
+  }
+
+  /// Stores an untyped value after checking that it is a property list; `nil` removes.
+  /// Throws ``DefaultsError`` (and writes nothing) for anything Foundation cannot store.
+  func writeObject(_ value: Any?, forName name: String) throws(DefaultsError) {
+    if let problem = KeyName.problem(with: name) { throw DefaultsError(.invalidKey, problem) }
+    guard let value, let unwrapped = PropertyListObject.unwrapped(value) else {
+      remove(name)
+      return
+    }
+    set(try PropertyListObject.validated(unwrapped), forName: name)
+  }
+
+  func remove(_ name: String) {
+    let old = observedObject(name)
+    defaults.removeObject(forKey: name)
+    didWrite(name, old: old, new: nil)
+  }
+
+  private func set(_ object: Any, forName name: String) {
+    let old = observedObject(name)
+    if case .some(.some(let current)) = old, PropertyListEquality.isEqual(current, object) {
+      return  // Equal to what is stored: nothing changes, nobody is told.
+    }
+    defaults.set(object, forKey: name)
+    didWrite(name, old: old, new: object)
+  }
+
+  /// The current object, fetched when it is cheap (the library's stores) or when a
+  /// listener will be told about the change; `.none` when not fetched.
+  private func observedObject(_ name: String) -> Any?? {
+    guard suite.seesEveryWrite || suite.hub.hasListeners(for: name) else { return .none }
+    return .some(defaults.object(forKey: name))
+  }
+
+  private func didWrite(_ name: String, old: Any??, new: Any?) {
+    if !suite.seesEveryWrite {
+      suite.cache.invalidate(name)
+      FoundationSaving.scheduleSave(of: defaults, suite: suite)
+    }
+    if case .some(let old) = old {
+      if old == nil && new == nil { return }
+      suite.hub.publish(ChangeHub.Change(name: name, oldObject: old, newObject: new))
+    } else {
+      suite.hub.publish(ChangeHub.Change(name: name, oldObject: nil, newObject: new))
+    }
+  }
+}

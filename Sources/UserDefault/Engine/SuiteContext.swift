@@ -1,0 +1,91 @@
+import Foundation
+import Synchronization
+
+/// The library's state for one suite: its decoded-value cache, its change hub and, for
+/// Foundation-backed suites on Linux, its saving. Shared by every `UserDefaults` instance
+/// of the same suite in the process, so observers of one instance hear writes made
+/// through another.
+final class SuiteContext: Sendable {
+  /// The suite's name; `nil` for the standard suite.
+  let name: String?
+  /// Whether every write to the suite passes through the library (its own stores), so
+  /// cached values can be trusted without looking at the stored object again.
+  let seesEveryWrite: Bool
+  let cache = DecodedValueCache()
+  let hub: ChangeHub
+
+  init(name: String?, seesEveryWrite: Bool) {
+    self.name = name
+    self.seesEveryWrite = seesEveryWrite
+    self.hub = ChangeHub(suite: name)
+  }
+
+  /// The context of a Foundation suite; the same object for every instance of the suite.
+  static func foundation(named name: String?) -> SuiteContext {
+    foundationContexts.withLock { contexts in
+      let key = name ?? ""
+      if let context = contexts[key] { return context }
+      let context = SuiteContext(name: name, seesEveryWrite: false)
+      contexts[key] = context
+      return context
+    }
+  }
+
+  private static let foundationContexts = Mutex<[String: SuiteContext]>([:])
+}
+
+extension UserDefaults {
+  /// The library's path to this instance: bridging, cache and notification in one place.
+  /// Cost: for the library's own stores a cast; for Foundation instances a cast plus one
+  /// lock and lookup (the suite name is found once per instance).
+  var access: DefaultsAccess {
+    if let store = self as? LibraryManagedDefaults {
+      return DefaultsAccess(defaults: self, suite: store.suiteContext)
+    }
+    return DefaultsAccess(defaults: self, suite: FoundationInstances.context(of: self))
+  }
+}
+
+/// A `UserDefaults` subclass of the library's own, whose writes all reach its context.
+protocol LibraryManagedDefaults: UserDefaults {
+  var suiteContext: SuiteContext { get }
+}
+
+/// Finds the suite of a Foundation `UserDefaults` instance, which Foundation does not
+/// expose: through reflection once per instance, remembered by identity.
+enum FoundationInstances {
+  private struct Known: @unchecked Sendable {
+    // Only compared by identity and never used to reach the instance; the weak reference
+    // tells a live instance from a new one that reuses a freed address.
+    weak var instance: UserDefaults?
+    let context: SuiteContext
+  }
+
+  private static let known = Mutex<[ObjectIdentifier: Known]>([:])
+
+  static func context(of defaults: UserDefaults) -> SuiteContext {
+    let id = ObjectIdentifier(defaults)
+    if let known = known.withLock({ $0[id] }), known.instance === defaults {
+      return known.context
+    }
+    let context = SuiteContext.foundation(named: suiteName(of: defaults))
+    known.withLock { table in
+      if table.count > 256 { table = table.filter { $0.value.instance != nil } }
+      table[id] = Known(instance: defaults, context: context)
+    }
+    return context
+  }
+
+  /// The suite name an instance was created with; `nil` for `.standard`.
+  static func suiteName(of defaults: UserDefaults) -> String? {
+    if defaults === UserDefaults.standard { return nil }
+    var mirror: Mirror? = Mirror(reflecting: defaults)
+    while let current = mirror {
+      for child in current.children where child.label == "suite" || child.label == "_suiteName" {
+        if let name = child.value as? String? { return name }
+      }
+      mirror = current.superclassMirror
+    }
+    return nil
+  }
+}

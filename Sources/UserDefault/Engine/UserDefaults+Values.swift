@@ -1,0 +1,50 @@
+import Foundation
+
+extension UserDefaults {
+  /// The value stored under `name`, read as `type` through the library's bridging, or
+  /// `nil` when nothing readable is stored (an unreadable value is reported).
+  ///
+  /// For code that names keys at run time; typed keys are the checked form of this.
+  public func value<Value>(_ type: Value?.Type, forKey name: String) -> Value? {
+    access.read(KeyDescriptor<Value?>(name: name, bridge: .shared, defaultValue: .constant(nil)))
+      ?? nil
+  }
+
+  /// Stores `value` under `name` through the library's bridging (`nil` removes). A value
+  /// that cannot be stored is reported and nothing is written.
+  public func set<Value>(_ value: Value, as type: Value.Type, forKey name: String) {
+    access.write(value, for: KeyDescriptor(name: name, bridge: .shared, defaultValue: .constant(value)))
+  }
+
+  /// Stores a property-list value (`Any`, `[Any]`, `[String: Any]`…) after checking it;
+  /// `nil` removes. Throws ``DefaultsError`` and writes nothing when any part of it is not
+  /// a property list, where `set(_:forKey:)` would crash on Linux.
+  public func store(_ value: Any?, forKey name: String) throws(DefaultsError) {
+    try access.writeObject(value, forName: name)
+  }
+
+  /// ``store(_:forKey:)`` that reports a refusal through ``DefaultsDiagnostics`` instead
+  /// of throwing.
+  public func storeReportingErrors(_ value: Any?, forKey name: String) {
+    do throws(DefaultsError) { try store(value, forKey: name) } catch {
+      DefaultsDiagnostics.report(
+        error.kind, key: name, suite: access.suite.name, "\(error.message); nothing was written")
+    }
+  }
+
+  /// Removes the stored value under `name` and tells the library's observers.
+  public func removeValue(forKey name: String) {
+    access.remove(name)
+  }
+}
+
+extension KeyRegistry {
+  /// Registers an enum key the first time it is used in a suite.
+  public static func registerEnumKey(
+    name: String, in defaults: UserDefaults, declaredBy: String, owner: String
+  ) {
+    register(
+      name: name, suite: defaults.access.suite.name ?? "standard", valueType: Any.self,
+      declaredBy: declaredBy, owner: owner)
+  }
+}

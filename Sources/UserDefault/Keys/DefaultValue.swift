@@ -1,0 +1,16 @@
+/// The value a key reads as when nothing (readable) is stored.
+enum DefaultValue<Value> {
+  /// A value fixed when the key is made.
+  case constant(Value)
+  /// A value computed on every read that finds nothing stored, never at key creation.
+  case computed(@Sendable () -> Value)
+
+  var value: Value {
+    switch self {
+    case .constant(let value): value
+    case .computed(let make): make()
+    }
+  }
+}
+
+extension DefaultValue: Sendable where Value: Sendable {}

@@ -1,0 +1,117 @@
+import Foundation
+
+extension UserDefaults {
+  /// The namespace for typed keys: declare them as static members in an extension.
+  ///
+  /// ```swift
+  /// extension UserDefaults.Keys {
+  ///   static let launchCount = Key<Int>("launchCount", default: 0)
+  /// }
+  /// UserDefaults.standard[.launchCount] += 1
+  /// ```
+  ///
+  /// ``Key`` inherits from this class so that `.launchCount` is found from a
+  /// `Key<Int>` context; the class holds nothing.
+  open class Keys: @unchecked Sendable {
+    // Holds no state at all; subclasses carry only immutable, Sendable properties.
+    fileprivate init() {}
+  }
+
+  /// A typed, named value in any `UserDefaults`: its stored name, its type and its default.
+  ///
+  /// Works for every ``UserDefaultable`` type and, with no declaration, for
+  /// `RawRepresentable` types (stored as their raw value) and `Codable` types (stored as
+  /// JSON). How the value is stored is decided once, when the key is made. Making a key
+  /// also registers it with ``KeyRegistry`` (collisions are reported) and checks its
+  /// name (an invalid name is reported and its writes are refused).
+  public final class Key<Value: Sendable>: Keys, @unchecked Sendable {
+    // Every stored property is an immutable `let` of a Sendable type; the superclass
+    // holds nothing. `@unchecked` only because the superclass is open.
+
+    /// The name the value is stored under.
+    public let name: String
+    let descriptor: KeyDescriptor<Value>
+
+    init(name: String, defaultValue: DefaultValue<Value>, file: StaticString, line: UInt) {
+      self.name = name
+      self.descriptor = KeyDescriptor(name: name, bridge: .shared, defaultValue: defaultValue)
+      super.init()
+      KeyName.validate(name, suite: nil)
+      KeyRegistry.register(
+        name: name, suite: nil, valueType: Value.self, declaredBy: "Key \(file):\(line)")
+    }
+
+    /// A key whose value reads as `defaultValue` when nothing is stored.
+    public convenience init(
+      _ name: String, default defaultValue: Value, file: StaticString = #fileID, line: UInt = #line
+    ) {
+      self.init(name: name, defaultValue: .constant(defaultValue), file: file, line: line)
+    }
+
+    /// A key whose default is computed on each read that finds nothing stored (never when
+    /// the key is made), for defaults such as "now" or values from the environment.
+    public convenience init(
+      _ name: String, default makeDefault: @escaping @Sendable () -> Value,
+      file: StaticString = #fileID, line: UInt = #line
+    ) {
+      self.init(name: name, defaultValue: .computed(makeDefault), file: file, line: line)
+    }
+
+    /// An optional key, `nil` when nothing is stored.
+    public convenience init<Wrapped>(
+      _ name: String, file: StaticString = #fileID, line: UInt = #line
+    ) where Value == Wrapped? {
+      self.init(name: name, defaultValue: .constant(nil), file: file, line: line)
+    }
+
+    /// The value this key reads as when nothing is stored (evaluated now for a computed default).
+    public var defaultValue: Value { descriptor.defaultValue.value }
+  }
+}
+
+extension UserDefaults {
+  /// The value stored under `key`, or its default. Setting `nil` on an optional key
+  /// removes the stored value.
+  ///
+  /// Reading costs a lookup plus, when the stored value changed since the last read, one
+  /// decode (see ``DecodedValueCache``). A stored value that cannot be read returns the
+  /// default and is reported. Writing costs an encode and the store's write.
+  public subscript<Value>(key: Key<Value>) -> Value {
+    get { access.value(key.descriptor) }
+    set { access.write(newValue, for: key.descriptor) }
+  }
+
+  /// Removes the stored values of `keys`, so they read as their defaults.
+  public func reset(_ keys: Keys...) {
+    reset(keys)
+  }
+
+  /// Removes the stored values of `keys`, so they read as their defaults.
+  public func reset(_ keys: [Keys]) {
+    let access = self.access
+    for case let key as any NamedKey in keys { access.remove(key.name) }
+  }
+
+  /// Whether the current value of `key` equals its default (true when nothing is stored).
+  public func isDefaultValue<Value: Equatable>(_ key: Key<Value>) -> Bool {
+    self[key] == key.defaultValue
+  }
+
+  /// Whether a value is stored under `key` (registered defaults count as stored).
+  public func hasStoredValue<Value>(_ key: Key<Value>) -> Bool {
+    access.hasStoredValue(key.name)
+  }
+
+  /// Removes the stored value of every key declared as a static `Key` property of
+  /// `UserDefaults.Keys` in the given list, e.g. `defaults.removeAll(MyKeys.all)`.
+  public func removeAll(_ keys: [Keys]) {
+    reset(keys)
+  }
+}
+
+/// A key whose stored name is known without its value type.
+protocol NamedKey {
+  var name: String { get }
+}
+
+extension UserDefaults.Key: NamedKey {}

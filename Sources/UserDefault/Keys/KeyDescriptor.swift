@@ -1,0 +1,25 @@
+/// Everything the engine needs to know about one stored value: its name, how it is
+/// bridged and what it reads as when absent. Every surface (typed keys, the three
+/// property wrappers, `SafeDefaults`, entries) reduces to one of these, so none of them
+/// encodes, caches or notifies on its own.
+struct KeyDescriptor<Value> {
+  let name: String
+  let bridge: ValueBridge<Value>
+  let defaultValue: DefaultValue<Value>
+  /// Whether the name can be stored; an invalid key refuses writes (see ``KeyName``).
+  let isValidName: Bool
+
+  init(name: String, bridge: ValueBridge<Value>, defaultValue: DefaultValue<Value>) {
+    self.name = name
+    self.bridge = bridge
+    self.defaultValue = defaultValue
+    self.isValidName = KeyName.problem(with: name) == nil
+  }
+
+  /// A descriptor for the `UserDefaultable` helpers, which carry no default of their own.
+  static func native(_ name: String) -> KeyDescriptor<Value?> where Value: UserDefaultable {
+    KeyDescriptor<Value?>(name: name, bridge: .shared, defaultValue: .constant(nil))
+  }
+}
+
+extension KeyDescriptor: Sendable where Value: Sendable {}

@@ -1,0 +1,41 @@
+import Foundation
+import Synchronization
+
+/// Finds the key and the default of an entry declared on `UserDefaults`, which a key
+/// path alone does not carry.
+///
+/// The entry's getter is run once with a probe installed; the ``UserDefaultable`` helpers
+/// it calls record the key they were given and, when asked, behave as if nothing were
+/// stored, so the getter returns its default. Entries that bypass the helpers report no
+/// key (the key path's description stands in, and removal does nothing). Cost: one run of
+/// the getter per question.
+enum EntryProbe {
+  final class Probe: Sendable {
+    let pretendsAbsent: Bool
+    private let recordedKey = Mutex<String?>(nil)
+
+    init(pretendsAbsent: Bool) { self.pretendsAbsent = pretendsAbsent }
+
+    func record(_ key: String) {
+      recordedKey.withLock { if $0 == nil { $0 = key } }
+    }
+
+    var key: String? { recordedKey.withLock { $0 } }
+  }
+
+  @TaskLocal static var current: Probe?
+
+  static func key<Value>(of keyPath: KeyPath<UserDefaults, Value>, in defaults: UserDefaults)
+    -> String
+  {
+    let probe = Probe(pretendsAbsent: true)
+    $current.withValue(probe) { _ = defaults[keyPath: keyPath] }
+    return probe.key ?? String(describing: keyPath)
+  }
+
+  static func defaultValue<Value>(of keyPath: KeyPath<UserDefaults, Value>, in defaults: UserDefaults)
+    -> Value
+  {
+    $current.withValue(Probe(pretendsAbsent: true)) { defaults[keyPath: keyPath] }
+  }
+}

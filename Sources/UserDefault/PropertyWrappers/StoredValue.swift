@@ -1,0 +1,53 @@
+import Foundation
+
+/// The projected value (`$name`) of every property wrapper of the library: the stored
+/// entry behind the property, with its key and the operations that need more than the
+/// value.
+///
+/// ```swift
+/// @UserDefaultsWrapper(key: "FirstName", default: "John") var firstName
+/// $firstName.key              // "FirstName"
+/// $firstName.removeObject()   // firstName reads "John" again
+/// ```
+public struct StoredValue<Value> {
+  /// The store the entry lives in.
+  public let defaults: UserDefaults
+  let name: () -> String
+  let read: () -> Value
+  let readDefault: () -> Value
+
+  /// The name the value is stored under.
+  public var key: String { name() }
+
+  /// The current value, or the default when nothing readable is stored.
+  public var value: Value { read() }
+
+  /// The value read when nothing is stored (a computed default is evaluated now).
+  public var defaultValue: Value { readDefault() }
+
+  /// Whether a value is stored (registered defaults count as stored).
+  public var hasStoredValue: Bool { defaults.access.hasStoredValue(key) }
+
+  /// Removes the stored value, so the property reads its default again.
+  public func removeObject() {
+    defaults.access.remove(key)
+  }
+
+  /// Removes the stored value; the same as ``removeObject()``.
+  public func reset() {
+    removeObject()
+  }
+}
+
+extension StoredValue where Value: Equatable {
+  /// Whether the current value equals the default (true when nothing is stored).
+  public var isDefaultValue: Bool { value == defaultValue }
+}
+
+extension StoredValue {
+  init(defaults: UserDefaults, key: KeyDescriptor<Value>) {
+    self.init(
+      defaults: defaults, name: { key.name }, read: { defaults.access.value(key) },
+      readDefault: { key.defaultValue.value })
+  }
+}

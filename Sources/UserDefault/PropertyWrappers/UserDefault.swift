@@ -1,0 +1,129 @@
+import Foundation
+
+/// A property stored in `UserDefaults`: by string key, by typed key, or through an entry
+/// declared on `UserDefaults`.
+///
+/// ```swift
+/// struct AppSettings {
+///   @UserDefault("is_discount_provided", defaultValue: false) var isDiscountProvided: Bool
+///   @UserDefault("default_user") var defaultUser: User?        // any Codable type
+///   @UserDefault(.theme) var theme                              // a typed key
+///   @UserDefault(\.exampleWithDefault) var example              // an entry on UserDefaults
+/// }
+/// ```
+///
+/// Every form reads and writes through the library's one bridging and cache, so they
+/// agree with each other and with typed keys on how each type is stored. Assigning `nil`
+/// to an optional removes the stored value. `$property` is a ``StoredValue``.
+///
+/// On a `static var` in the Swift 6 language mode, write `nonisolated(unsafe) static var`
+/// or isolate it to a global actor; typed keys (``UserDefaults/Key``) need neither.
+@propertyWrapper
+public struct UserDefault<Value> {
+  private enum Source {
+    case key(KeyDescriptor<Value>)
+    case entry(ReferenceWritableKeyPath<UserDefaults, Value>)
+  }
+
+  private let source: Source
+  /// The store the value lives in.
+  public let defaults: UserDefaults
+
+  // MARK: String keys (Codable values, no declaration needed)
+
+  /// A value stored under `key`, reading `defaultValue` when nothing is stored.
+  ///
+  /// - Parameters:
+  ///   - suite: the `UserDefaults` to use (`.standard` by default). `defaults:` is the
+  ///     same parameter under the other name the seed designs used; give one of them.
+  ///   - encoder, decoder: JSON coders for values stored as JSON (`Codable` types that
+  ///     are neither property-list types nor `RawRepresentable`).
+  public init(
+    _ key: String, defaultValue: Value, suite: UserDefaults? = nil, defaults: UserDefaults? = nil,
+    encoder: JSONEncoder? = nil, decoder: JSONDecoder? = nil,
+    file: StaticString = #fileID, line: UInt = #line
+  ) {
+    self.init(
+      key, default: .constant(defaultValue), defaults: defaults ?? suite ?? .standard,
+      encoder: encoder, decoder: decoder, file: file, line: line)
+  }
+
+  /// An optional value stored under `key`; `nil` when nothing is stored.
+  public init<Wrapped>(
+    _ key: String, suite: UserDefaults? = nil, defaults: UserDefaults? = nil,
+    encoder: JSONEncoder? = nil, decoder: JSONDecoder? = nil,
+    file: StaticString = #fileID, line: UInt = #line
+  ) where Value == Wrapped? {
+    self.init(
+      key, default: .constant(nil), defaults: defaults ?? suite ?? .standard,
+      encoder: encoder, decoder: decoder, file: file, line: line)
+  }
+
+  private init(
+    _ key: String, default defaultValue: DefaultValue<Value>, defaults: UserDefaults,
+    encoder: JSONEncoder?, decoder: JSONDecoder?, file: StaticString, line: UInt
+  ) {
+    let bridge: ValueBridge<Value> =
+      encoder == nil && decoder == nil
+      ? .shared : .resolve(json: JSONCoding(encoder: encoder, decoder: decoder))
+    self.source = .key(KeyDescriptor(name: key, bridge: bridge, defaultValue: defaultValue))
+    self.defaults = defaults
+    let suite = defaults.access.suite.name
+    KeyName.validate(key, suite: suite)
+    KeyRegistry.register(
+      name: key, suite: suite ?? "standard", valueType: Value.self,
+      declaredBy: "@UserDefault \(file):\(line)")
+  }
+
+  // MARK: Typed keys
+
+  /// The value of a typed key, in `defaults`.
+  public init(_ key: UserDefaults.Key<Value>, defaults: UserDefaults = .standard)
+  where Value: Sendable {
+    self.source = .key(key.descriptor)
+    self.defaults = defaults
+  }
+
+  // MARK: Entries declared on UserDefaults
+
+  /// The value of an entry declared on `UserDefaults` (by `@DefaultEntry` or by hand with
+  /// ``UserDefaultable/init(withKey:in:)`` and ``UserDefaultable/store(in:withKey:)``).
+  public init(_ keyPath: ReferenceWritableKeyPath<UserDefaults, Value>, defaults: UserDefaults = .standard)
+  {
+    self.source = .entry(keyPath)
+    self.defaults = defaults
+  }
+
+  // MARK: Value
+
+  /// The stored value, or the default when nothing readable is stored.
+  public var wrappedValue: Value {
+    get {
+      switch source {
+      case .key(let key): defaults.access.value(key)
+      case .entry(let keyPath): defaults[keyPath: keyPath]
+      }
+    }
+    nonmutating set {
+      switch source {
+      case .key(let key): defaults.access.write(newValue, for: key)
+      case .entry(let keyPath): defaults[keyPath: keyPath] = newValue
+      }
+    }
+  }
+
+  /// The stored entry: its key, removal, and whether it holds the default.
+  public var projectedValue: StoredValue<Value> {
+    switch source {
+    case .key(let key):
+      return StoredValue(defaults: defaults, key: key)
+    case .entry(let keyPath):
+      let defaults = self.defaults
+      return StoredValue(
+        defaults: defaults,
+        name: { EntryProbe.key(of: keyPath, in: defaults) },
+        read: { defaults[keyPath: keyPath] },
+        readDefault: { EntryProbe.defaultValue(of: keyPath, in: defaults) })
+    }
+  }
+}

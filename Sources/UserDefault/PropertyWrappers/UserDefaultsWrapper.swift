@@ -1,0 +1,65 @@
+import Foundation
+
+/// A property stored in `UserDefaults` under a string key, with a removable projected value.
+///
+/// ```swift
+/// final class User {
+///   @UserDefaultsWrapper<String>(key: "FirstName", default: "John") var firstName
+///   @UserDefaultsWrapper(key: "Age") var age: Int?
+///   @UserDefaultsWrapper(key: "Old", default: 6) var old: Int?
+/// }
+/// user.$firstName.removeObject()   // reads "John" again
+/// user.old = nil                   // removes the stored value: reads 6 again
+/// ```
+///
+/// Values may be any type the library stores (``UserDefaultable``, `RawRepresentable`,
+/// `Codable`), and heterogeneous `[Any]` / `[String: Any]` of property-list values; a
+/// non-property-list element is refused and reported, and nothing is written. A
+/// non-optional property needs a default: without one it does not compile.
+@propertyWrapper
+public struct UserDefaultsWrapper<Value> {
+  private let key: KeyDescriptor<Value>
+  /// The store the value lives in.
+  public let userDefaults: UserDefaults
+
+  /// A value stored under `key`, reading `defaultValue` when nothing is stored. For an
+  /// optional property, assigning `nil` removes the stored value, so it reads the default.
+  public init(
+    key: String, default defaultValue: Value, userDefaults: UserDefaults = .standard,
+    file: StaticString = #fileID, line: UInt = #line
+  ) {
+    self.init(key: key, default: .constant(defaultValue), userDefaults: userDefaults, file: file, line: line)
+  }
+
+  /// An optional value stored under `key`; `nil` when nothing is stored.
+  public init<Wrapped>(
+    key: String, userDefaults: UserDefaults = .standard,
+    file: StaticString = #fileID, line: UInt = #line
+  ) where Value == Wrapped? {
+    self.init(key: key, default: .constant(nil), userDefaults: userDefaults, file: file, line: line)
+  }
+
+  private init(
+    key: String, default defaultValue: DefaultValue<Value>, userDefaults: UserDefaults,
+    file: StaticString, line: UInt
+  ) {
+    self.key = KeyDescriptor(name: key, bridge: .shared, defaultValue: defaultValue)
+    self.userDefaults = userDefaults
+    let suite = userDefaults.access.suite.name
+    KeyName.validate(key, suite: suite)
+    KeyRegistry.register(
+      name: key, suite: suite ?? "standard", valueType: Value.self,
+      declaredBy: "@UserDefaultsWrapper \(file):\(line)")
+  }
+
+  /// The stored value, or the default when nothing readable is stored.
+  public var wrappedValue: Value {
+    get { userDefaults.access.value(key) }
+    nonmutating set { userDefaults.access.write(newValue, for: key) }
+  }
+
+  /// The stored entry: `$property.removeObject()`, `$property.key`, and more.
+  public var projectedValue: StoredValue<Value> {
+    StoredValue(defaults: userDefaults, key: key)
+  }
+}

@@ -1,0 +1,88 @@
+// A child process for the tests: writes values through the library in one process and
+// reads them back in another, so that round trips are checked across a restart.
+//
+//   UserDefaultTestHelper write <suite>   writes every sample, exits normally (no synchronize)
+//   UserDefaultTestHelper read <suite>    prints "<name> ok" or "<name> MISMATCH <details>"
+//   UserDefaultTestHelper set <suite> <key> <int>   writes one Int through a typed key
+import Foundation
+import UserDefault
+
+enum Mode: String, Codable { case light, dark }
+struct Profile: Codable, Equatable {
+  var name: String
+  var age: Int
+  var tags: [String]
+}
+
+/// One sample value: how to write it and whether a fresh read gives it back exactly.
+struct Sample {
+  let name: String
+  let write: (UserDefaults) -> Void
+  let check: (UserDefaults) -> String?
+}
+
+func sample<Value: Equatable & Sendable>(_ name: String, _ value: Value, fallback: Value) -> Sample {
+  let key = UserDefaults.Key<Value>(name, default: fallback)
+  return Sample(
+    name: name, write: { $0[key] = value },
+    check: { defaults in
+      let read = defaults[key]
+      return read == value || "\(read)" == "\(value)" && "\(value)" == "nan"
+        ? nil : "wrote \(value), read \(read)"
+    })
+}
+
+let samples: [Sample] = [
+  sample("bool", true, fallback: false),
+  sample("string", "héllo\nworld", fallback: ""),
+  sample("data", Data([0, 1, 2, 255]), fallback: Data()),
+  sample("date", Date(timeIntervalSinceReferenceDate: 123_456_789.123_456), fallback: Date.distantPast),
+  sample("webURL", URL(string: "https://example.com/a?q=1#f")!, fallback: URL(string: "about:blank")!),
+  sample("fileURL", URL(fileURLWithPath: "/tmp/some file.txt"), fallback: URL(string: "about:blank")!),
+  sample("uuid", UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!, fallback: UUID()),
+  sample("decimal", Decimal(string: "1.1")!, fallback: 0),
+  sample("int", Int.max, fallback: 0),
+  sample("intMin", Int.min, fallback: 0),
+  sample("int8", Int8.min, fallback: 0),
+  sample("int16", Int16.min, fallback: 0),
+  sample("int32", Int32.max, fallback: 0),
+  sample("int64", Int64.min, fallback: 0),
+  sample("uint", UInt.max, fallback: 0),
+  sample("uint8", UInt8.max, fallback: 0),
+  sample("uint16", UInt16.max, fallback: 0),
+  sample("uint32", UInt32.max, fallback: 0),
+  sample("uint64", UInt64.max, fallback: 0),
+  sample("float", Float(0.1), fallback: 0),
+  sample("double", 0.1 + 0.2, fallback: 0),
+  sample("negativeZero", -0.0, fallback: 1),
+  sample("infinity", -Double.infinity, fallback: 0),
+  sample("nan", Double.nan, fallback: 0),
+  sample("intArray", [1, 2, 3], fallback: []),
+  sample("stringSet", Set(["a", "b"]), fallback: []),
+  sample("dictionary", ["a": 1.5, "b": -0.0], fallback: [:]),
+  sample("mode", Mode.dark, fallback: .light),
+  sample("modes", [Mode.dark, .light], fallback: []),
+  sample("profile", Profile(name: "Ada", age: 36, tags: ["x"]), fallback: Profile(name: "", age: 0, tags: [])),
+  sample("profiles", [Profile(name: "B", age: 1, tags: [])], fallback: []),
+  sample("optionalInt", Int?.some(7), fallback: nil),
+]
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 3, let defaults = UserDefaults(suiteName: arguments[2]) else {
+  FileHandle.standardError.write(Data("usage: UserDefaultTestHelper write|read|set <suite> …\n".utf8))
+  exit(2)
+}
+
+switch arguments[1] {
+case "write":
+  for sample in samples { sample.write(defaults) }
+  for sample in samples {
+    if let problem = sample.check(defaults) { print("\(sample.name) MISMATCH-IN-PROCESS \(problem)") }
+  }
+case "read":
+  for sample in samples { print("\(sample.name) \(sample.check(defaults).map { "MISMATCH \($0)" } ?? "ok")") }
+case "set" where arguments.count == 5:
+  defaults[UserDefaults.Key<Int>(arguments[3], default: 0)] = Int(arguments[4]) ?? 0
+default:
+  exit(2)
+}
