@@ -89,15 +89,25 @@ extension SafeDefaults {
     userDefaults.storeReportingErrors(value, forKey: name(of: key))
   }
   /// Stores a URL whole (not only its path); `nil` removes.
-  public func set(_ value: URL?, forKey key: Keys) { userDefaults.set(value, as: URL?.self, forKey: name(of: key)) }
+  public func set(_ value: URL?, forKey key: Keys) {
+    userDefaults.set(value, as: URL?.self, forKey: name(of: key))
+  }
   /// Stores a Boolean.
-  public func set(_ value: Bool, forKey key: Keys) { userDefaults.set(value, as: Bool.self, forKey: name(of: key)) }
+  public func set(_ value: Bool, forKey key: Keys) {
+    userDefaults.set(value, as: Bool.self, forKey: name(of: key))
+  }
   /// Stores an integer.
-  public func set(_ value: Int, forKey key: Keys) { userDefaults.set(value, as: Int.self, forKey: name(of: key)) }
+  public func set(_ value: Int, forKey key: Keys) {
+    userDefaults.set(value, as: Int.self, forKey: name(of: key))
+  }
   /// Stores a double.
-  public func set(_ value: Double, forKey key: Keys) { userDefaults.set(value, as: Double.self, forKey: name(of: key)) }
+  public func set(_ value: Double, forKey key: Keys) {
+    userDefaults.set(value, as: Double.self, forKey: name(of: key))
+  }
   /// Stores a float (read back exactly).
-  public func set(_ value: Float, forKey key: Keys) { userDefaults.set(value, as: Float.self, forKey: name(of: key)) }
+  public func set(_ value: Float, forKey key: Keys) {
+    userDefaults.set(value, as: Float.self, forKey: name(of: key))
+  }
 
   /// Removes the stored value.
   public func removeObject(forKey key: Keys) {

@@ -1,1 +1,39 @@
-print("example")
+// Counts its launches and keeps a Codable profile, through several of the library's
+// surfaces. Run it twice: the count goes up, because the library saves on Linux too.
+import Foundation
+import SafeDefaultsKit
+import UserDefault
+
+struct Profile: Codable, Sendable {
+  var name: String
+  var lastLaunch: Date
+}
+
+enum Theme: String, Sendable { case system, light, dark }
+
+extension UserDefaults.Keys {
+  static let launchCount = Key<Int>("launchCount", default: 0)
+  static let theme = Key<Theme>("theme", default: .system)
+  static let profile = Key<Profile?>("profile")
+}
+
+struct ExampleDefaults: SafeDefaults {
+  enum Keys: String, DefaultsKey { case lastArguments }
+}
+
+final class Session {
+  @UserDefaultsWrapper(key: "greeting", default: "Hello") var greeting: String
+}
+
+let defaults = UserDefaults.standard
+defaults[.launchCount] += 1
+let previous = defaults[.profile]
+defaults[.profile] = Profile(name: "example", lastLaunch: Date())
+ExampleDefaults().set(Array(CommandLine.arguments.dropFirst()), forKey: .lastArguments)
+
+let session = Session()
+print("\(session.greeting)! This program has run \(defaults[.launchCount]) time(s).")
+if let previous {
+  print("Previous launch: \(previous.lastLaunch) (profile \"\(previous.name)\")")
+}
+print("Theme: \(defaults[.theme]) (default: \(defaults.isDefaultValue(.theme)))")

@@ -21,7 +21,8 @@ struct Sample {
   let check: (UserDefaults) -> String?
 }
 
-func sample<Value: Equatable & Sendable>(_ name: String, _ value: Value, fallback: Value) -> Sample {
+func sample<Value: Equatable & Sendable>(_ name: String, _ value: Value, fallback: Value) -> Sample
+{
   let key = UserDefaults.Key<Value>(name, default: fallback)
   return Sample(
     name: name, write: { $0[key] = value },
@@ -36,9 +37,12 @@ let samples: [Sample] = [
   sample("bool", true, fallback: false),
   sample("string", "héllo\nworld", fallback: ""),
   sample("data", Data([0, 1, 2, 255]), fallback: Data()),
-  sample("date", Date(timeIntervalSinceReferenceDate: 123_456_789.123_456), fallback: Date.distantPast),
-  sample("webURL", URL(string: "https://example.com/a?q=1#f")!, fallback: URL(string: "about:blank")!),
-  sample("fileURL", URL(fileURLWithPath: "/tmp/some file.txt"), fallback: URL(string: "about:blank")!),
+  sample(
+    "date", Date(timeIntervalSinceReferenceDate: 123_456_789.123_456), fallback: Date.distantPast),
+  sample(
+    "webURL", URL(string: "https://example.com/a?q=1#f")!, fallback: URL(string: "about:blank")!),
+  sample(
+    "fileURL", URL(fileURLWithPath: "/tmp/some file.txt"), fallback: URL(string: "about:blank")!),
   sample("uuid", UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!, fallback: UUID()),
   sample("decimal", Decimal(string: "1.1")!, fallback: 0),
   sample("int", Int.max, fallback: 0),
@@ -62,14 +66,17 @@ let samples: [Sample] = [
   sample("dictionary", ["a": 1.5, "b": -0.0], fallback: [:]),
   sample("mode", Mode.dark, fallback: .light),
   sample("modes", [Mode.dark, .light], fallback: []),
-  sample("profile", Profile(name: "Ada", age: 36, tags: ["x"]), fallback: Profile(name: "", age: 0, tags: [])),
+  sample(
+    "profile", Profile(name: "Ada", age: 36, tags: ["x"]),
+    fallback: Profile(name: "", age: 0, tags: [])),
   sample("profiles", [Profile(name: "B", age: 1, tags: [])], fallback: []),
   sample("optionalInt", Int?.some(7), fallback: nil),
 ]
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 3, let defaults = UserDefaults(suiteName: arguments[2]) else {
-  FileHandle.standardError.write(Data("usage: UserDefaultTestHelper write|read|set <suite> …\n".utf8))
+  FileHandle.standardError.write(
+    Data("usage: UserDefaultTestHelper write|read|set <suite> …\n".utf8))
   exit(2)
 }
 
@@ -77,10 +84,14 @@ switch arguments[1] {
 case "write":
   for sample in samples { sample.write(defaults) }
   for sample in samples {
-    if let problem = sample.check(defaults) { print("\(sample.name) MISMATCH-IN-PROCESS \(problem)") }
+    if let problem = sample.check(defaults) {
+      print("\(sample.name) MISMATCH-IN-PROCESS \(problem)")
+    }
   }
 case "read":
-  for sample in samples { print("\(sample.name) \(sample.check(defaults).map { "MISMATCH \($0)" } ?? "ok")") }
+  for sample in samples {
+    print("\(sample.name) \(sample.check(defaults).map { "MISMATCH \($0)" } ?? "ok")")
+  }
 case "set" where arguments.count == 5:
   defaults[UserDefaults.Key<Int>(arguments[3], default: 0)] = Int(arguments[4]) ?? 0
 default:

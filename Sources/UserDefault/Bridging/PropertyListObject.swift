@@ -9,7 +9,9 @@ import Foundation
 enum PropertyListObject {
   /// Removes the `Optional` boxes Foundation wraps around collection elements.
   static func unwrapped(_ object: Any) -> Any? {
-    if let optional = object as? any OptionalValue { return optional.wrappedValue.flatMap(unwrapped) }
+    if let optional = object as? any OptionalValue {
+      return optional.wrappedValue.flatMap(unwrapped)
+    }
     return object
   }
 
@@ -76,7 +78,8 @@ enum PropertyListObject {
       for (key, element) in dictionary {
         guard let key = key.base as? String else {
           throw DefaultsError(
-            .refusedValue, "\(path) has a key of type \(type(of: key.base)); property lists need String keys")
+            .refusedValue,
+            "\(path) has a key of type \(type(of: key.base)); property lists need String keys")
         }
         result[key] = try validated(element, at: "\(path)[\"\(key)\"]")
       }

@@ -129,7 +129,8 @@ func exactInteger<T: FixedWidthInteger>(_ object: Any, as type: T.Type) throws(D
 /// Signed integers are stored as themselves.
 public protocol SignedPropertyListInteger: FixedWidthInteger, SignedInteger, PropertyListValue {}
 /// Unsigned integers are stored as an unsigned 64-bit number, which Foundation keeps.
-public protocol UnsignedPropertyListInteger: FixedWidthInteger, UnsignedInteger, PropertyListValue {}
+public protocol UnsignedPropertyListInteger: FixedWidthInteger, UnsignedInteger, PropertyListValue {
+}
 
 extension SignedPropertyListInteger {
   public func propertyListObject() -> Any { Int64(self) }

@@ -47,7 +47,8 @@ extension UserDefaultable {
   public static func decoded(from base: BaseType) throws(DefaultsError) -> Self {
     guard let value = Self(storableValue: base) else {
       throw DefaultsError(
-        .undecodableValue, "stored \(String(describing: base).prefix(80)) is not a valid \(Self.self)")
+        .undecodableValue,
+        "stored \(String(describing: base).prefix(80)) is not a valid \(Self.self)")
     }
     return value
   }
@@ -146,7 +147,9 @@ extension Decimal: StringStorable {
   public init?(storableValue: String) {
     self.init(string: storableValue, locale: Locale(identifier: "en_US_POSIX"))
   }
-  public var storableValue: String { NSDecimalNumber(decimal: self).description(withLocale: Locale(identifier: "en_US_POSIX")) }
+  public var storableValue: String {
+    NSDecimalNumber(decimal: self).description(withLocale: Locale(identifier: "en_US_POSIX"))
+  }
 }
 
 // MARK: - Collections and optionals

@@ -146,7 +146,9 @@ struct JSONValueCoding<C: Codable>: ValueCoding {
 
 struct AnyPropertyListCoding: ValueCoding {
   var storage: StorageForm { .propertyList }
-  func encode(_ value: Any) throws(DefaultsError) -> Any? { try PropertyListObject.validated(value) }
+  func encode(_ value: Any) throws(DefaultsError) -> Any? {
+    try PropertyListObject.validated(value)
+  }
   func decode(_ object: Any) throws(DefaultsError) -> Any {
     PropertyListObject.unwrapped(object) ?? object
   }

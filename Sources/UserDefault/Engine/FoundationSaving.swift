@@ -30,7 +30,15 @@ public enum FoundationSaving {
     let suite: String?
   }
 
+  /// Whether writes schedule saves. Turn off in a test process that must not touch the
+  /// user's preference files (Foundation itself writes nothing without `synchronize()`).
+  public static var isEnabled: Bool {
+    get { state.withLock { $0.isEnabled } }
+    set { state.withLock { $0.isEnabled = newValue } }
+  }
+
   private struct State {
+    var isEnabled = true
     var pending: [String: Pending] = [:]
     var isScheduled = false
     var exitHookInstalled = false
@@ -42,6 +50,7 @@ public enum FoundationSaving {
   static func scheduleSave(of defaults: UserDefaults, suite: SuiteContext) {
     #if !canImport(Darwin)
       let schedule = state.withLock { state in
+        guard state.isEnabled else { return false }
         state.pending[suite.name ?? ""] = Pending(defaults: defaults, suite: suite.name)
         if !state.exitHookInstalled {
           state.exitHookInstalled = true
@@ -79,7 +88,7 @@ public enum FoundationSaving {
     }
     let names = pending.map { $0.suite ?? PreferencesLocation.standardSuiteName }.sorted()
     let locks = names.map { FileLock(path: directory + "/" + $0 + ".plist.lock") }
-    defer { locks.forEach { $0.unlock() } }
+    defer { for lock in locks { lock.unlock() } }
     if first.defaults.synchronize() { return true }
     for item in pending {
       DefaultsDiagnostics.report(

@@ -13,7 +13,8 @@ extension UserDefaults {
   /// Stores `value` under `name` through the library's bridging (`nil` removes). A value
   /// that cannot be stored is reported and nothing is written.
   public func set<Value>(_ value: Value, as type: Value.Type, forKey name: String) {
-    access.write(value, for: KeyDescriptor(name: name, bridge: .shared, defaultValue: .constant(value)))
+    access.write(
+      value, for: KeyDescriptor(name: name, bridge: .shared, defaultValue: .constant(value)))
   }
 
   /// Stores a property-list value (`Any`, `[Any]`, `[String: Any]`…) after checking it;

@@ -15,6 +15,9 @@ extension UserDefaults {
   open class Keys: @unchecked Sendable {
     // Holds no state at all; subclasses carry only immutable, Sendable properties.
     fileprivate init() {}
+
+    /// Lets `Key<Int>(…)` be written unqualified inside `extension UserDefaults.Keys`.
+    public typealias Key<Value: Sendable> = UserDefaults.Key<Value>
   }
 
   /// A typed, named value in any `UserDefaults`: its stored name, its type and its default.

@@ -64,7 +64,8 @@ public enum KeyRegistry {
     for other in collisions {
       DefaultsDiagnostics.report(
         .keyCollision, key: name, suite: suite ?? other.suite,
-        "stored name \"\(name)\" is declared by \(other) and by \(declaration); they overwrite each other")
+        "stored name \"\(name)\" is declared by \(other) and by \(declaration); they overwrite each other"
+      )
     }
   }
 }

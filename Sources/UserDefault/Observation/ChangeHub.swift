@@ -40,7 +40,9 @@ final class ChangeHub: Sendable {
   /// Whether anyone listens to `name`. Cost with no listener at all: one atomic load.
   func hasListeners(for name: String) -> Bool {
     guard listenerCount.load(ordering: .relaxed) > 0 else { return false }
-    return state.withLock { $0.listeners[name]?.isEmpty == false || $0.listeners[""]?.isEmpty == false }
+    return state.withLock {
+      $0.listeners[name]?.isEmpty == false || $0.listeners[""]?.isEmpty == false
+    }
   }
 
   /// Adds a listener for the given names (every name when empty); returns its id.
@@ -75,7 +77,8 @@ final class ChangeHub: Sendable {
     tracking.didChange(change.name)
     guard listenerCount.load(ordering: .relaxed) > 0 else { return }
     let listeners = state.withLock { state in
-      Array((state.listeners[change.name] ?? [:]).values) + Array((state.listeners[""] ?? [:]).values)
+      Array((state.listeners[change.name] ?? [:]).values)
+        + Array((state.listeners[""] ?? [:]).values)
     }
     for listener in listeners { listener(change) }
   }

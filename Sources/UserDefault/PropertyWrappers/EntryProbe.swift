@@ -33,7 +33,9 @@ enum EntryProbe {
     return probe.key ?? String(describing: keyPath)
   }
 
-  static func defaultValue<Value>(of keyPath: KeyPath<UserDefaults, Value>, in defaults: UserDefaults)
+  static func defaultValue<Value>(
+    of keyPath: KeyPath<UserDefaults, Value>, in defaults: UserDefaults
+  )
     -> Value
   {
     $current.withValue(Probe(pretendsAbsent: true)) { defaults[keyPath: keyPath] }

@@ -88,8 +88,9 @@ public struct UserDefault<Value> {
 
   /// The value of an entry declared on `UserDefaults` (by `@DefaultEntry` or by hand with
   /// ``UserDefaultable/init(withKey:in:)`` and ``UserDefaultable/store(in:withKey:)``).
-  public init(_ keyPath: ReferenceWritableKeyPath<UserDefaults, Value>, defaults: UserDefaults = .standard)
-  {
+  public init(
+    _ keyPath: ReferenceWritableKeyPath<UserDefaults, Value>, defaults: UserDefaults = .standard
+  ) {
     self.source = .entry(keyPath)
     self.defaults = defaults
   }

@@ -28,7 +28,9 @@ public struct UserDefaultsWrapper<Value> {
     key: String, default defaultValue: Value, userDefaults: UserDefaults = .standard,
     file: StaticString = #fileID, line: UInt = #line
   ) {
-    self.init(key: key, default: .constant(defaultValue), userDefaults: userDefaults, file: file, line: line)
+    self.init(
+      key: key, default: .constant(defaultValue), userDefaults: userDefaults, file: file, line: line
+    )
   }
 
   /// An optional value stored under `key`; `nil` when nothing is stored.

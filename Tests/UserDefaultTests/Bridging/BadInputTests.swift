@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+
+@testable import UserDefault
+
+@Suite("Bad stored values and values Foundation cannot store")
+struct BadInputTests {
+  @Test func wrongTypedValueReadsDefaultIsReportedAndIsLeftAlone() {
+    let suite = TestSuite()
+    let defaults = suite.defaults
+    defaults.set("not a number", forKey: "count")
+    defaults.set("kept", forKey: "other")
+    let key = UserDefaults.Key<Int>("count", default: 7)
+    #expect(defaults[key] == 7)
+    #expect(defaults[key] == 7)
+    #expect(suite.diagnostics.map(\.kind) == [.wrongType], "reported once per stored value")
+    #expect(defaults.string(forKey: "count") == "not a number")
+    #expect(defaults.string(forKey: "other") == "kept")
+  }
+
+  @Test func corruptJSONReadsDefaultAndIsReported() {
+    let suite = TestSuite()
+    suite.defaults.set(#"{"name": "Ada", "age": "#, forKey: "profile")
+    let key = UserDefaults.Key<Profile?>("profile")
+    #expect(suite.defaults[key] == nil)
+    #expect(suite.diagnostics.map(\.kind) == [.undecodableValue])
+    #expect(suite.defaults.string(forKey: "profile") == #"{"name": "Ada", "age": "#)
+  }
+
+  @Test func invalidRawValueReadsDefault() {
+    let suite = TestSuite()
+    suite.defaults.set("neon", forKey: "theme")
+    #expect(suite.defaults[UserDefaults.Key<Theme>("theme", default: .light)] == .light)
+    #expect(suite.diagnostics.map(\.kind) == [.undecodableValue])
+  }
+
+  @Test func integerOutOfRangeIsAWrongType() {
+    let suite = TestSuite()
+    suite.defaults.set(300, forKey: "small")
+    #expect(suite.defaults[UserDefaults.Key<Int8>("small", default: 1)] == 1)
+    #expect(suite.diagnostics.map(\.kind) == [.wrongType])
+  }
+
+  @Test("A collection with one bad element fails whole and says which element")
+  func collectionWithOneBadElementIsReported() {
+    let suite = TestSuite()
+    suite.defaults.set([1, 2, "three"], forKey: "numbers")
+    #expect(suite.defaults[UserDefaults.Key<[Int]>("numbers", default: [])] == [])
+    #expect(suite.diagnostics.first?.message.contains("element 2") == true)
+    #expect(suite.defaults.array(forKey: "numbers")?.count == 3)
+  }
+
+  @Test func nonPropertyListAnyIsRefusedAndNothingIsWritten() {
+    let suite = TestSuite()
+    suite.defaults.set(["kept"], forKey: "list")
+    #expect(throws: DefaultsError.self) {
+      try suite.defaults.store(["ok", Theme.dark] as [Any], forKey: "list")
+    }
+    #expect(suite.defaults.stringArray(forKey: "list") == ["kept"])
+    #expect(throws: DefaultsError.self) {
+      try suite.defaults.store(["k": ["nested": UUID()]] as [String: Any], forKey: "dict")
+    }
+    #expect(suite.defaults.object(forKey: "dict") == nil)
+    #expect(throws: DefaultsError.self) {
+      try suite.defaults.store([1: "int keys"] as [Int: String], forKey: "dict")
+    }
+  }
+
+  @Test func nilInsideACollectionIsRefused() {
+    let suite = TestSuite()
+    suite.defaults[UserDefaults.Key<[String?]>("list", default: [])] = ["a", nil]
+    #expect(suite.defaults.object(forKey: "list") == nil)
+    #expect(suite.diagnostics.map(\.kind) == [.refusedValue])
+  }
+
+  @Test func unsupportedTypeIsRefusedNotCrashed() {
+    final class Opaque: @unchecked Sendable {}  // holds nothing: trivially safe
+    let suite = TestSuite()
+    let key = UserDefaults.Key<Opaque?>(uniqueKey())
+    suite.defaults[key] = Opaque()
+    #expect(suite.defaults[key] == nil)
+    #expect(suite.diagnostics.map(\.kind) == [.unsupportedType])
+  }
+
+  @Test func validPropertyListAnyIsStored() throws {
+    let suite = TestSuite()
+    let value: [String: Any] = [
+      "a": 1, "b": ["x", 2.5, true], "c": Data([1]), "d": Date(timeIntervalSince1970: 0),
+    ]
+    try suite.defaults.store(value, forKey: "dict")
+    let read = suite.defaults.dictionary(forKey: "dict")
+    #expect(read?["a"] as? Int == 1)
+    #expect((read?["b"] as? [Any])?.count == 3)
+  }
+}

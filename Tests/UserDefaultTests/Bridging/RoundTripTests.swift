@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+
+@testable import UserDefault
+
+@Suite("Round trips of every built-in type")
+struct RoundTripTests {
+  func roundTrip<Value: Equatable & Sendable>(_ value: Value, default fallback: Value) {
+    let suite = TestSuite()
+    let key = UserDefaults.Key<Value>(uniqueKey(), default: fallback)
+    suite.defaults[key] = value
+    #expect(suite.defaults[key] == value)
+    // A write drops the cached value, so the read above decoded what Foundation holds;
+    // a second instance of the suite reads the same.
+    let other = UserDefaults(suiteName: suite.name)!
+    #expect(other[key] == value)
+    #expect(suite.diagnostics.isEmpty)
+  }
+
+  @Test func primitivesKeepTheirExactValue() {
+    roundTrip(true, default: false)
+    roundTrip("text with \n newline", default: "")
+    roundTrip(Data([0, 255]), default: Data())
+    roundTrip(Date(timeIntervalSinceReferenceDate: 12.345_678), default: .distantPast)
+    roundTrip(Int.max, default: 0)
+    roundTrip(Int8.min, default: 0)
+    roundTrip(Int16.min, default: 0)
+    roundTrip(Int32.min, default: 0)
+    roundTrip(Int64.min, default: 0)
+    roundTrip(UInt.max, default: 0)
+    roundTrip(UInt8.max, default: 0)
+    roundTrip(UInt16.max, default: 0)
+    roundTrip(UInt32.max, default: 0)
+    roundTrip(UInt64.max, default: 0)
+    roundTrip(Float(0.1), default: 0)
+    roundTrip(Double.pi, default: 0)
+    roundTrip(Decimal(string: "1.1")!, default: 0)
+    roundTrip(URL(string: "https://example.com/a?q=1#f")!, default: URL(string: "about:blank")!)
+    roundTrip(URL(fileURLWithPath: "/tmp/a b"), default: URL(string: "about:blank")!)
+    roundTrip(UUID(), default: UUID())
+  }
+
+  @Test func negativeZeroKeepsItsSign() {
+    let suite = TestSuite()
+    let key = UserDefaults.Key<Double>(uniqueKey(), default: 1)
+    suite.defaults[key] = -0.0
+    #expect(suite.defaults[key].sign == .minus)
+  }
+
+  @Test func notANumberStaysNotANumber() {
+    let suite = TestSuite()
+    let key = UserDefaults.Key<Double>(uniqueKey(), default: 1)
+    suite.defaults[key] = .nan
+    #expect(suite.defaults[key].isNaN)
+  }
+
+  @Test func collectionsAndOptionals() {
+    roundTrip([1, 2, 3], default: [])
+    roundTrip(Set(["a", "b"]), default: [])
+    roundTrip(["a": [1.5], "b": []], default: [:])
+    roundTrip([Theme.dark, .light], default: [])
+    roundTrip(Int?.some(4), default: nil)
+    roundTrip([Profile(name: "a", age: 1)], default: [])
+  }
+
+  @Test func rawRepresentableAndCodableNeedNoDeclaration() {
+    roundTrip(Theme.dark, default: .system)
+    roundTrip(Profile(name: "Ada", age: 36), default: Profile(name: "", age: 0))
+    roundTrip(Flavor.sour, default: .sweet)
+    roundTrip(Point(x: 1, y: 2), default: Point(x: 0, y: 0))
+  }
+
+  @Test func rawRepresentableCodableIsStoredAsItsRawValue() {
+    let suite = TestSuite()
+    let name = uniqueKey()
+    suite.defaults[UserDefaults.Key<Mode>(name, default: .fast)] = .slow
+    #expect(suite.defaults.string(forKey: name) == "slow")
+    Flavor.sour.store(in: suite.defaults, withKey: name)
+    #expect(suite.defaults.string(forKey: name) == "sour")
+  }
+
+  @Test func nativeTypesArePlainFoundationValues() {
+    let suite = TestSuite()
+    let defaults = suite.defaults
+    defaults[UserDefaults.Key<Int>("i", default: 0)] = 42
+    defaults[UserDefaults.Key<String>("s", default: "")] = "x"
+    defaults[UserDefaults.Key<Bool>("b", default: false)] = true
+    defaults[UserDefaults.Key<Double>("d", default: 0)] = 2.5
+    defaults[UserDefaults.Key<[String]>("a", default: [])] = ["p", "q"]
+    defaults[UserDefaults.Key<[Theme]>("t", default: [])] = [.dark]
+    #expect(defaults.integer(forKey: "i") == 42)
+    #expect(defaults.string(forKey: "s") == "x")
+    #expect(defaults.bool(forKey: "b"))
+    #expect(defaults.double(forKey: "d") == 2.5)
+    #expect(defaults.stringArray(forKey: "a") == ["p", "q"])
+    #expect(defaults.stringArray(forKey: "t") == ["dark"])
+  }
+
+  @Test func codableValuesAreStoredAsJSONText() {
+    let suite = TestSuite()
+    let name = uniqueKey()
+    suite.defaults[UserDefaults.Key<Profile>(name, default: Profile(name: "", age: 0))] = Profile(
+      name: "Ada", age: 36)
+    #expect(suite.defaults.string(forKey: name) == #"{"age":36,"name":"Ada"}"#)
+  }
+
+  @Test("Values survive a restart of the process (helper writes, a second helper reads)")
+  func valuesSurviveAProcessRestart() throws {
+    let directory = TemporaryDirectory()
+    let suite = "roundtrip-\(UUID().uuidString)"
+    let environment = ["XDG_CONFIG_HOME": directory.path, "HOME": directory.path]
+    let write = try ChildProcess.run(
+      "UserDefaultTestHelper", ["write", suite], environment: environment)
+    #expect(write.status == 0)
+    #expect(write.output.isEmpty, "in-process mismatches: \(write.output)")
+    // The writer never called synchronize(): the library saved at exit.
+    #expect(FileManager.default.fileExists(atPath: directory.path + "/\(suite).plist"))
+    let read = try ChildProcess.run(
+      "UserDefaultTestHelper", ["read", suite], environment: environment)
+    #expect(read.status == 0)
+    let lines = read.output.split(separator: "\n")
+    #expect(lines.count >= 30)
+    for line in lines { #expect(line.hasSuffix(" ok"), "\(line)") }
+  }
+}

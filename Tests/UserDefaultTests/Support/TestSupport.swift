@@ -1,0 +1,96 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import UserDefault
+
+/// A fresh Foundation suite for one test, removed afterwards. The test process never
+/// saves to disk (tests that check saving run a child process with its own
+/// XDG_CONFIG_HOME), so no user's preference file is read or written.
+final class TestSuite {
+  let name: String
+  let defaults: UserDefaults
+
+  init(_ label: String = #function) {
+    Diagnostics.installRecorder()
+    name = "UserDefaultTests.\(label.prefix(while: { $0 != "(" })).\(UUID().uuidString)"
+    defaults = UserDefaults(suiteName: name)!
+  }
+
+  /// The diagnostics reported about this suite so far.
+  var diagnostics: [DefaultsDiagnostic] { Diagnostics.events { $0.suite == name } }
+
+  deinit {
+    defaults.removePersistentDomain(forName: name)
+  }
+}
+
+/// Records every diagnostic of the test process so each test can look at its own.
+enum Diagnostics {
+  private static let recorded = Mutex<[DefaultsDiagnostic]>([])
+  private static let installed = Mutex(false)
+
+  static func installRecorder() {
+    installed.withLock { installed in
+      guard !installed else { return }
+      installed = true
+      FoundationSaving.isEnabled = false
+      DefaultsDiagnostics.handler = { event in recorded.withLock { $0.append(event) } }
+    }
+  }
+
+  static func events(where matches: (DefaultsDiagnostic) -> Bool) -> [DefaultsDiagnostic] {
+    recorded.withLock { $0.filter(matches) }
+  }
+
+  /// Diagnostics about a key name unique to one test.
+  static func events(forKey key: String) -> [DefaultsDiagnostic] {
+    events { $0.key == key }
+  }
+}
+
+/// A unique key name for one test.
+func uniqueKey(_ label: String = #function) -> String {
+  "\(label.prefix(while: { $0 != "(" })).\(UUID().uuidString.prefix(8))"
+}
+
+/// Runs a built executable of this package and returns its exit status and output.
+struct ChildProcess {
+  static var buildDirectory: URL {
+    // The test runner lives in the build directory next to the package's executables.
+    URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+  }
+
+  static func run(
+    _ executable: String, _ arguments: [String], environment: [String: String?]
+  ) throws -> (status: Int32, output: String, error: String) {
+    let process = Process()
+    process.executableURL = buildDirectory.appendingPathComponent(executable)
+    process.arguments = arguments
+    var env = ProcessInfo.processInfo.environment
+    for (key, value) in environment { env[key] = value }
+    process.environment = env
+    let output = Pipe()
+    let error = Pipe()
+    process.standardOutput = output
+    process.standardError = error
+    try process.run()
+    let outputData = output.fileHandleForReading.readDataToEndOfFile()
+    let errorData = error.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (
+      process.terminationStatus, String(decoding: outputData, as: UTF8.self),
+      String(decoding: errorData, as: UTF8.self)
+    )
+  }
+}
+
+/// A temporary directory removed when the value goes away.
+final class TemporaryDirectory {
+  let path: String
+  init() {
+    path = NSTemporaryDirectory() + "UserDefaultTests-" + UUID().uuidString
+    try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+  }
+  deinit { try? FileManager.default.removeItem(atPath: path) }
+}
