@@ -42,7 +42,7 @@ public protocol SafeDefaults {
 }
 
 extension SafeDefaults {
-  public var userDefaults: UserDefaults { .standard }
+  public var userDefaults: UserDefaults { .libraryDefault }
 
   private func name(of key: Keys) -> String {
     let name = key.uniqueValue

@@ -94,6 +94,55 @@ case "read":
   }
 case "set" where arguments.count == 5:
   defaults[UserDefaults.Key<Int>(arguments[3], default: 0)] = Int(arguments[4]) ?? 0
+case "store-write" where arguments.count == 5:
+  // Writes <count> keys "<prefix>.<i>" = i through the library's store, flushing as it goes.
+  do {
+    let store = try PreferencesStore(suiteName: arguments[2])
+    let prefix = arguments[3]
+    for index in 0..<(Int(arguments[4]) ?? 0) {
+      store[UserDefaults.Key<Int>("\(prefix).\(index)", default: -1)] = index
+      if index % 10 == 9 { try store.flush() }
+    }
+    try store.flush()
+  } catch {
+    print("error \(error)")
+    exit(1)
+  }
+case "store-loop" where arguments.count == 4:
+  // Writes key i = i forever, printing each index once its flush completed (for kill tests).
+  do {
+    let store = try PreferencesStore(suiteName: arguments[2], flushWindow: .milliseconds(1))
+    let prefix = arguments[3]
+    var index = 0
+    while true {
+      store.set(index, forKey: "\(prefix).\(index)")
+      try store.flush()
+      FileHandle.standardOutput.write(Data("\(index)\n".utf8))
+      index += 1
+    }
+  } catch {
+    print("error \(error)")
+    exit(1)
+  }
+case "store-wait" where arguments.count == 5:
+  // Waits (bounded) until another process makes key <key> hold <value>; prints the delay.
+  do {
+    let store = try PreferencesStore(suiteName: arguments[2])
+    let key = UserDefaults.Key<Int>(arguments[3], default: -1)
+    let expected = Int(arguments[4]) ?? 0
+    FileHandle.standardOutput.write(Data("ready\n".utf8))
+    let start = Date()
+    while store[key] != expected {
+      if Date().timeIntervalSince(start) > 10 {
+        print("timeout")
+        exit(1)
+      }
+      usleep(1000)
+    }
+    print("seen after \(Int(Date().timeIntervalSince(start) * 1000)) ms")
+  } catch {
+    exit(1)
+  }
 default:
   exit(2)
 }

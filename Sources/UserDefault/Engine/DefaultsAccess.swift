@@ -81,12 +81,21 @@ struct DefaultsAccess {
   }
 
   func remove(_ name: String) {
+    if let store = defaults as? PreferencesStore {
+      store.engine.update([name: nil])
+      return
+    }
     let old = observedObject(name)
     defaults.removeObject(forKey: name)
     didWrite(name, old: old, new: nil)
   }
 
   private func set(_ object: Any, forName name: String) {
+    if let store = defaults as? PreferencesStore {
+      // The store compares, caches and notifies itself; the object is already checked.
+      store.engine.update([name: object])
+      return
+    }
     let old = observedObject(name)
     if case .some(.some(let current)) = old, PropertyListEquality.isEqual(current, object) {
       return  // Equal to what is stored: nothing changes, nobody is told.
@@ -95,18 +104,16 @@ struct DefaultsAccess {
     didWrite(name, old: old, new: object)
   }
 
-  /// The current object, fetched when it is cheap (the library's stores) or when a
-  /// listener will be told about the change; `.none` when not fetched.
+  /// The current object, fetched only when a listener will be told about the change;
+  /// `.none` when not fetched.
   private func observedObject(_ name: String) -> Any?? {
-    guard suite.seesEveryWrite || suite.hub.hasListeners(for: name) else { return .none }
+    guard suite.hub.hasListeners(for: name) else { return .none }
     return .some(defaults.object(forKey: name))
   }
 
   private func didWrite(_ name: String, old: Any??, new: Any?) {
-    if !suite.seesEveryWrite {
-      suite.cache.invalidate(name)
-      FoundationSaving.scheduleSave(of: defaults, suite: suite)
-    }
+    suite.cache.invalidate(name)
+    FoundationSaving.scheduleSave(of: defaults, suite: suite)
     if case .some(let old) = old {
       if old == nil && new == nil { return }
       suite.hub.publish(ChangeHub.Change(name: name, oldObject: old, newObject: new))

@@ -44,7 +44,7 @@ public struct UserDefault<Value> {
     file: StaticString = #fileID, line: UInt = #line
   ) {
     self.init(
-      key, default: .constant(defaultValue), defaults: defaults ?? suite ?? .standard,
+      key, default: .constant(defaultValue), defaults: defaults ?? suite ?? .libraryDefault,
       encoder: encoder, decoder: decoder, file: file, line: line)
   }
 
@@ -55,7 +55,7 @@ public struct UserDefault<Value> {
     file: StaticString = #fileID, line: UInt = #line
   ) where Value == Wrapped? {
     self.init(
-      key, default: .constant(nil), defaults: defaults ?? suite ?? .standard,
+      key, default: .constant(nil), defaults: defaults ?? suite ?? .libraryDefault,
       encoder: encoder, decoder: decoder, file: file, line: line)
   }
 
@@ -78,7 +78,7 @@ public struct UserDefault<Value> {
   // MARK: Typed keys
 
   /// The value of a typed key, in `defaults`.
-  public init(_ key: UserDefaults.Key<Value>, defaults: UserDefaults = .standard)
+  public init(_ key: UserDefaults.Key<Value>, defaults: UserDefaults = .libraryDefault)
   where Value: Sendable {
     self.source = .key(key.descriptor)
     self.defaults = defaults
@@ -89,7 +89,8 @@ public struct UserDefault<Value> {
   /// The value of an entry declared on `UserDefaults` (by `@DefaultEntry` or by hand with
   /// ``UserDefaultable/init(withKey:in:)`` and ``UserDefaultable/store(in:withKey:)``).
   public init(
-    _ keyPath: ReferenceWritableKeyPath<UserDefaults, Value>, defaults: UserDefaults = .standard
+    _ keyPath: ReferenceWritableKeyPath<UserDefaults, Value>,
+    defaults: UserDefaults = .libraryDefault
   ) {
     self.source = .entry(keyPath)
     self.defaults = defaults

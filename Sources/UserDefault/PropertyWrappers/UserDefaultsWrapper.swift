@@ -25,7 +25,7 @@ public struct UserDefaultsWrapper<Value> {
   /// A value stored under `key`, reading `defaultValue` when nothing is stored. For an
   /// optional property, assigning `nil` removes the stored value, so it reads the default.
   public init(
-    key: String, default defaultValue: Value, userDefaults: UserDefaults = .standard,
+    key: String, default defaultValue: Value, userDefaults: UserDefaults = .libraryDefault,
     file: StaticString = #fileID, line: UInt = #line
   ) {
     self.init(
@@ -35,7 +35,7 @@ public struct UserDefaultsWrapper<Value> {
 
   /// An optional value stored under `key`; `nil` when nothing is stored.
   public init<Wrapped>(
-    key: String, userDefaults: UserDefaults = .standard,
+    key: String, userDefaults: UserDefaults = .libraryDefault,
     file: StaticString = #fileID, line: UInt = #line
   ) where Value == Wrapped? {
     self.init(key: key, default: .constant(nil), userDefaults: userDefaults, file: file, line: line)

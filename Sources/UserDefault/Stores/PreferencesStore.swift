@@ -1,0 +1,423 @@
+import Foundation
+import Synchronization
+
+/// The library's own preferences store: a `UserDefaults` subclass backed by the same XML
+/// property-list file Foundation uses on Linux, kept safe from crashes and from other
+/// processes.
+///
+/// ```swift
+/// let defaults = try PreferencesStore(suiteName: "com.example.app")
+/// defaults[.launchCount] += 1          // visible at once, on disk within 100 ms
+/// try defaults.flush()                 // or wait for it now
+/// let scratch = PreferencesStore.inMemory()   // for tests and previews: no disk at all
+/// ```
+///
+/// - Reads are a lock and a dictionary lookup (typed reads reuse decoded values).
+/// - Writes are visible at once; a background flush makes them durable within
+///   ``flushWindow`` and at normal exit: temporary file, `fsync`, `rename`, `fsync` of the
+///   directory, under an `flock` on `<suite>.plist.lock`. Each flush merges only the keys
+///   this process changed (removals included) into the file as it is on disk, so
+///   processes writing different keys lose nothing.
+/// - Another process's flushed changes are noticed by a check of the file's identity
+///   every ``pollInterval`` and on each flush; observers of the changed keys are told.
+/// - A damaged file is moved aside to `<suite>.plist.damaged-<date>-<id>` and reported;
+///   the store keeps what it had in memory and never overwrites other data with
+///   emptiness. A missing parent directory, a read-only one, or no `HOME`: reported,
+///   values stay in memory, nothing is written elsewhere.
+/// - `register(defaults:)` is per instance, unlike Foundation's process-wide registration.
+open class PreferencesStore: UserDefaults, LibraryManagedDefaults {
+  let engine: StoreEngine
+
+  /// How long a write may wait before it is flushed to disk.
+  public var flushWindow: Duration { engine.flushWindow }
+  /// How often the file is checked for other processes' changes.
+  public static let pollInterval: Duration = .milliseconds(200)
+
+  var suiteContext: SuiteContext { engine.suiteContext }
+
+  /// A store for the suite `suiteName` (`nil` for the program's standard suite) in the
+  /// preferences directory (`$XDG_CONFIG_HOME`, else `$HOME/.config`), or in `directory`.
+  ///
+  /// Throws ``DefaultsError`` of kind ``DefaultsDiagnostic/Kind/invalidSuite`` for a name
+  /// that is empty or contains `/`, `..` or NUL. A directory that cannot be used does not
+  /// throw: it is reported, and the store keeps values in memory.
+  public convenience init(
+    suiteName: String?, directory: String? = nil, flushWindow: Duration = .milliseconds(100)
+  ) throws(DefaultsError) {
+    let name = suiteName ?? PreferencesLocation.standardSuiteName
+    if let problem = Self.problem(withSuiteName: name) {
+      throw DefaultsError(.invalidSuite, problem)
+    }
+    guard let directory = directory ?? PreferencesLocation.directory() else {
+      self.init(
+        engine: StoreEngine(
+          suite: suiteName, file: nil, flushWindow: flushWindow,
+          problem: DefaultsError(
+            .failedSave, "neither XDG_CONFIG_HOME nor HOME is set; values stay in memory")))
+      return
+    }
+    self.init(
+      engine: StoreEngine(
+        suite: suiteName, file: PreferencesFile(directory: directory, suite: name),
+        flushWindow: flushWindow, problem: nil))
+  }
+
+  /// A store that touches no disk, with the same semantics otherwise.
+  public static func inMemory(suiteName: String? = nil) -> PreferencesStore {
+    PreferencesStore(
+      engine: StoreEngine(suite: suiteName, file: nil, flushWindow: .zero, problem: nil))
+  }
+
+  private init(engine: StoreEngine) {
+    self.engine = engine
+    // Foundation's initializer fails only for the global domain's name; this one is fixed.
+    super.init(suiteName: "UserDefault.PreferencesStore")!
+    if engine.file != nil {
+      engine.start()
+      LiveStores.add(engine)
+    }
+  }
+
+  deinit {
+    engine.stop()
+  }
+
+  static func problem(withSuiteName name: String) -> String? {
+    if name.isEmpty { return "a suite name cannot be empty" }
+    if name.contains("/") { return "suite name \(name.debugDescription) contains \"/\"" }
+    if name.contains("..") { return "suite name \(name.debugDescription) contains \"..\"" }
+    if name.contains("\0") { return "suite name \(name.debugDescription) contains NUL" }
+    return nil
+  }
+
+  // MARK: Reading
+
+  open override func object(forKey defaultName: String) -> Any? {
+    engine.object(forKey: defaultName)
+  }
+
+  open override func dictionaryRepresentation() -> [String: Any] {
+    engine.dictionaryRepresentation()
+  }
+
+  open override func persistentDomain(forName domainName: String) -> [String: Any]? {
+    engine.persistentValues()
+  }
+
+  /// Reads a URL stored as a string (as the library stores URLs).
+  open override func url(forKey defaultName: String) -> URL? {
+    value(URL?.self, forKey: defaultName)
+  }
+
+  // MARK: Writing
+
+  open override func set(_ value: Any?, forKey defaultName: String) {
+    guard let value, let unwrapped = PropertyListObject.unwrapped(value) else {
+      removeObject(forKey: defaultName)
+      return
+    }
+    do throws(DefaultsError) {
+      if let problem = KeyName.problem(with: defaultName) {
+        throw DefaultsError(.invalidKey, problem)
+      }
+      engine.update([defaultName: try PropertyListObject.validated(unwrapped)])
+    } catch {
+      DefaultsDiagnostics.report(
+        error.kind, key: defaultName, suite: suiteContext.name,
+        "\(error.message); nothing was written")
+    }
+  }
+
+  /// Stores the URL whole (its `absoluteString`); Foundation's version keeps only the path.
+  open override func set(_ url: URL?, forKey defaultName: String) {
+    set(url?.absoluteString, forKey: defaultName)
+  }
+
+  open override func removeObject(forKey defaultName: String) {
+    engine.update([defaultName: nil])
+  }
+
+  /// Registers defaults for this instance only (Foundation registers process-wide).
+  open override func register(defaults registrationDictionary: [String: Any]) {
+    engine.register(registrationDictionary)
+  }
+
+  /// Removes every stored value of this store's suite (the name is not used: a store
+  /// is one suite).
+  open override func removePersistentDomain(forName domainName: String) {
+    engine.update(Dictionary(uniqueKeysWithValues: engine.storedNames().map { ($0, nil as Any?) }))
+  }
+
+  /// Replaces every stored value of this store's suite with `domain`.
+  open override func setPersistentDomain(_ domain: [String: Any], forName domainName: String) {
+    var changes = Dictionary(uniqueKeysWithValues: engine.storedNames().map { ($0, nil as Any?) })
+    for (key, value) in domain { changes[key] = value }
+    engine.update(changes)
+  }
+
+  /// Flushes and waits; `false` when the flush failed (the failure is reported).
+  @discardableResult
+  open override func synchronize() -> Bool {
+    (try? engine.flush()) != nil
+  }
+
+  /// Makes every change so far durable, now, and waits. Throws (and reports) when the
+  /// file cannot be written; the changes stay in memory and are tried again next time.
+  public func flush() throws(DefaultsError) {
+    try engine.flush()
+  }
+
+  /// Checks the file for other processes' changes now, instead of at the next poll.
+  public func reload() {
+    engine.reloadFromDisk()
+  }
+}
+
+/// The machinery behind ``PreferencesStore``: the values, the flush and the reload.
+/// Separate from the `UserDefaults` subclass because `UserDefaults` cannot be `Sendable`
+/// and this object is reached from background queues.
+final class StoreEngine: Sendable {
+  let flushWindow: Duration
+  let suiteContext: SuiteContext
+  let file: PreferencesFile?
+  let fileProblem: DefaultsError?
+
+  private struct State {
+    var values: [String: Any] = [:]
+    var registered: [String: Any] = [:]
+    var changed: Set<String> = []
+    var isFlushScheduled = false
+    var fileIdentity: PreferencesFile.Identity?
+    var poller: DispatchSourceTimer?
+  }
+
+  private struct Guarded: @unchecked Sendable {
+    // Only reached inside `state`'s lock; values are immutable property-list objects.
+    var state = State()
+  }
+  private let state = Mutex(Guarded())
+  private let queue = DispatchQueue(label: "UserDefault.PreferencesStore")
+
+  init(suite: String?, file: PreferencesFile?, flushWindow: Duration, problem: DefaultsError?) {
+    self.suiteContext = SuiteContext(name: suite, seesEveryWrite: true)
+    self.file = file
+    self.fileProblem = problem
+    self.flushWindow = flushWindow
+    if let problem {
+      DefaultsDiagnostics.report(problem.kind, key: nil, suite: suite, problem.message)
+    }
+  }
+
+  func start() {
+    guard file != nil else { return }
+    reloadFromDisk()
+    let timer = DispatchSource.makeTimerSource(queue: DispatchQueue.global(qos: .utility))
+    let interval = DispatchTimeInterval.milliseconds(200)
+    timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(20))
+    timer.setEventHandler { [weak self] in self?.reloadFromDisk() }
+    timer.resume()
+    state.withLock { $0.state.poller = timer }
+  }
+
+  func stop() {
+    state.withLock { $0.state.poller?.cancel() }
+  }
+
+  func object(forKey name: String) -> Any? {
+    state.withLock { $0.state.values[name] ?? $0.state.registered[name] }
+  }
+
+  func dictionaryRepresentation() -> [String: Any] {
+    state.withLock { $0.state.registered.merging($0.state.values) { _, stored in stored } }
+  }
+
+  func persistentValues() -> [String: Any] {
+    state.withLock { $0.state.values }
+  }
+
+  func register(_ values: [String: Any]) {
+    state.withLock { $0.state.registered.merge(values) { _, new in new } }
+    suiteContext.cache.invalidateAll()
+  }
+
+  func storedNames() -> [String] {
+    state.withLock { Array($0.state.values.keys) }
+  }
+
+  /// Applies changes (`nil` removes), tells observers, schedules a flush. Writing a value
+  /// equal to the stored one changes nothing and tells nobody.
+  func update(_ changes: [String: Any?]) {
+    let (applied, scheduleFlush) = state.withLock { guarded in
+      var applied: [ChangeHub.Change] = []
+      for (name, new) in changes {
+        let old = guarded.state.values[name]
+        switch (old, new) {
+        case (nil, nil): continue
+        case (let old?, let new?) where PropertyListEquality.isEqual(old, new): continue
+        default: break
+        }
+        guarded.state.values[name] = new
+        guarded.state.changed.insert(name)
+        applied.append(ChangeHub.Change(name: name, oldObject: old, newObject: new))
+      }
+      let schedule = !applied.isEmpty && file != nil && !guarded.state.isFlushScheduled
+      if schedule { guarded.state.isFlushScheduled = true }
+      return (applied, schedule)
+    }
+    for change in applied {
+      suiteContext.cache.invalidate(change.name)
+      suiteContext.hub.publish(change)
+    }
+    if scheduleFlush {
+      let delay = DispatchTimeInterval.nanoseconds(
+        Int(flushWindow.components.attoseconds / 1_000_000_000))
+      queue.asyncAfter(deadline: .now() + delay) { [weak self] in
+        guard let self, let file = self.file else { return }
+        try? self.flushOnQueue(file)  // already on `queue`: flush() would wait on itself
+      }
+    }
+  }
+
+  // MARK: Disk
+
+  /// Makes every change so far durable, now, and waits. Throws (and reports) when the
+  /// file cannot be written; the changes stay in memory and are tried again next time.
+  public func flush() throws(DefaultsError) {
+    guard let file else {
+      if let fileProblem { throw fileProblem }
+      return
+    }
+    let result: Result<Void, DefaultsError> = queue.sync {
+      do throws(DefaultsError) { return .success(try flushOnQueue(file)) } catch {
+        return .failure(error)
+      }
+    }
+    try result.get()
+  }
+
+  private func flushOnQueue(_ file: PreferencesFile) throws(DefaultsError) {
+    let pending = state.withLock { guarded in
+      guarded.state.isFlushScheduled = false
+      return guarded.state.changed
+    }
+    do throws(DefaultsError) {
+      try file.prepareDirectory()
+      let lock = FileLock(path: file.lockPath)
+      defer { lock.unlock() }
+      var merged = readForMerge(file)
+      let snapshot = state.withLock { guarded in
+        pending.map { ($0, guarded.state.values[$0]) }
+      }
+      for (name, value) in snapshot { merged[name] = value }
+      if !pending.isEmpty || merged.isEmpty == false {
+        try file.write(merged)
+      }
+      let identity = file.identity()
+      adopt(merged, identity: identity, flushed: pending)
+    } catch {
+      DefaultsDiagnostics.report(error.kind, key: nil, suite: suiteContext.name, error.message)
+      throw error
+    }
+  }
+
+  /// The file's values to merge into, or this store's whole view when the file is damaged
+  /// (it was set aside: the store's memory is the best copy left).
+  private func readForMerge(_ file: PreferencesFile) -> [String: Any] {
+    switch file.read() {
+    case .missing: return [:]
+    case .values(let values): return values
+    case .damaged(let reason, let backup):
+      reportDamage(reason, backup: backup)
+      return state.withLock { $0.state.values }
+    }
+  }
+
+  private func reportDamage(_ reason: String, backup: String?) {
+    DefaultsDiagnostics.report(
+      .damagedFile, key: nil, suite: suiteContext.name,
+      "\(file?.path ?? "the preferences file"): \(reason); "
+        + (backup.map { "moved to \($0)" } ?? "left in place") + "; continuing from memory")
+  }
+
+  /// Takes the file's content as the new state, keeping local changes made since the
+  /// flush began, and tells observers about keys another process changed.
+  private func adopt(
+    _ disk: [String: Any], identity: PreferencesFile.Identity?, flushed: Set<String>
+  ) {
+    let changes = state.withLock { guarded in
+      guarded.state.changed.subtract(flushed)
+      guarded.state.fileIdentity = identity
+      var changes: [ChangeHub.Change] = []
+      let names = Set(disk.keys).union(guarded.state.values.keys).subtracting(guarded.state.changed)
+      for name in names {
+        let old = guarded.state.values[name]
+        let new = disk[name]
+        switch (old, new) {
+        case (nil, nil): continue
+        case (let old?, let new?) where PropertyListEquality.isEqual(old, new): continue
+        default: break
+        }
+        guarded.state.values[name] = new
+        changes.append(ChangeHub.Change(name: name, oldObject: old, newObject: new))
+      }
+      return changes
+    }
+    for change in changes {
+      suiteContext.cache.invalidate(change.name)
+      suiteContext.hub.publish(change)
+    }
+  }
+
+  /// Loads the file when another process changed it since this store last looked.
+  func reloadFromDisk() {
+    guard let file else { return }
+    queue.sync {
+      let identity = file.identity()
+      guard identity != state.withLock({ $0.state.fileIdentity }) else { return }
+      let lock = FileLock(path: file.lockPath)
+      let contents = file.read()
+      switch contents {
+      case .missing: adopt([:], identity: nil, flushed: [])
+      case .values(let values): adopt(values, identity: file.identity(), flushed: [])
+      case .damaged: break
+      }
+      // The flush below takes the file lock itself; flock would wait on this holder.
+      lock.unlock()
+      if case .damaged(let reason, let backup) = contents {
+        reportDamage(reason, backup: backup)
+        // Nothing on disk was readable: write memory back so the file is whole again.
+        state.withLock { guarded in
+          let names = Array(guarded.state.values.keys)
+          guarded.state.changed.formUnion(names)
+        }
+        try? flushOnQueue(file)
+      }
+    }
+  }
+}
+
+/// The stores that have a file, so that they can be flushed at exit.
+enum LiveStores {
+  private struct Weak: @unchecked Sendable {
+    // Only read and written inside `stores`' lock, or copied out as a strong reference.
+    weak var store: StoreEngine?
+  }
+  private static let stores = Mutex<[Weak]>([])
+
+  static func add(_ store: StoreEngine) {
+    let first = stores.withLock { stores in
+      stores.removeAll { $0.store == nil }
+      stores.append(Weak(store: store))
+      return stores.count == 1
+    }
+    if first { installExitHook }
+  }
+
+  private static let installExitHook: Void = {
+    atexit { for store in LiveStores.all() { _ = try? store.flush() } }
+  }()
+
+  static func all() -> [StoreEngine] {
+    stores.withLock { $0.compactMap(\.store) }
+  }
+}

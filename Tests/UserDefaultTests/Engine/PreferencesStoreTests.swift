@@ -1,0 +1,240 @@
+import Foundation
+import Testing
+
+@testable import UserDefault
+
+@Suite("The library's preferences store")
+struct PreferencesStoreTests {
+  func makeStore(_ directory: TemporaryDirectory, _ suite: String = "app") throws
+    -> PreferencesStore
+  {
+    Diagnostics.installRecorder()
+    return try PreferencesStore(suiteName: suite, directory: directory.path)
+  }
+
+  @Test func writesAreVisibleAtOnceAndDurableAfterFlush() throws {
+    let directory = TemporaryDirectory()
+    let store = try makeStore(directory)
+    store.set(5, forKey: "count")
+    #expect(store.integer(forKey: "count") == 5)
+    try store.flush()
+    let data = try #require(FileManager.default.contents(atPath: directory.path + "/app.plist"))
+    let plist =
+      try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any]
+    #expect(plist?["count"] as? Int == 5)
+  }
+
+  @Test func backgroundFlushHappensWithinTheWindow() throws {
+    let directory = TemporaryDirectory()
+    let store = try makeStore(directory)
+    store.set("x", forKey: "k")
+    let path = directory.path + "/app.plist"
+    let deadline = Date().addingTimeInterval(5)
+    while !FileManager.default.fileExists(atPath: path) && Date() < deadline {
+      usleep(5_000)  // polling the file system for the flush, bounded by the deadline
+    }
+    #expect(FileManager.default.fileExists(atPath: path))
+  }
+
+  @Test func filesAndDirectoryHavePrivatePermissions() throws {
+    let parent = TemporaryDirectory()
+    let directory = parent.path + "/config"
+    let store = try PreferencesStore(suiteName: "app", directory: directory)
+    store.set(1, forKey: "a")
+    try store.flush()
+    let fileMode =
+      try FileManager.default.attributesOfItem(atPath: directory + "/app.plist")[.posixPermissions]
+      as? Int
+    let directoryMode =
+      try FileManager.default.attributesOfItem(atPath: directory)[.posixPermissions] as? Int
+    #expect(fileMode == 0o600)
+    #expect(directoryMode == 0o700)
+  }
+
+  @Test(arguments: ["", "a/b", "../x", "a..b", "nul\0name"])
+  func badSuiteNamesAreRejected(_ name: String) {
+    #expect(throws: DefaultsError.self) { try PreferencesStore(suiteName: name, directory: "/tmp") }
+  }
+
+  @Test func foundationReadsTheStoresFileAndTheReverse() throws {
+    let directory = TemporaryDirectory()
+    let store = try makeStore(directory)
+    store.set("from store", forKey: "a")
+    store.set([1, 2], forKey: "b")
+    try store.flush()
+    let data = try #require(FileManager.default.contents(atPath: directory.path + "/app.plist"))
+    // Foundation reads the same XML format through PropertyListSerialization.
+    let parsed =
+      try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any]
+    #expect(parsed?["a"] as? String == "from store")
+    // And a file Foundation's writer produced is read by a fresh store.
+    let foreign = try PropertyListSerialization.data(
+      fromPropertyList: ["x": "from foundation", "n": 3] as [String: Any], format: .xml, options: 0)
+    try foreign.write(to: URL(fileURLWithPath: directory.path + "/other.plist"))
+    let other = try makeStore(directory, "other")
+    #expect(other.string(forKey: "x") == "from foundation")
+    #expect(other.integer(forKey: "n") == 3)
+  }
+
+  @Test func foundationUserDefaultsFileIsReadByTheStore() throws {
+    let directory = TemporaryDirectory()
+    let environment = ["XDG_CONFIG_HOME": directory.path, "HOME": directory.path]
+    let suite = "fromfoundation"
+    // The helper writes with Foundation's UserDefaults (the library saves via synchronize).
+    let result = try ChildProcess.run(
+      "UserDefaultTestHelper", ["set", suite, "n", "42"], environment: environment)
+    #expect(result.status == 0)
+    let store = try makeStore(directory, suite)
+    #expect(store.integer(forKey: "n") == 42)
+  }
+
+  @Test(arguments: ["empty", "truncated", "garbage", "wrongRoot"])
+  func damagedFilesAreSetAsideAndReported(_ damage: String) throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path + "/app.plist"
+    let good = try PropertyListSerialization.data(
+      fromPropertyList: ["a": "1", "b": [1, 2, 3]] as [String: Any], format: .xml, options: 0)
+    let bytes: Data =
+      switch damage {
+      case "empty": Data()
+      case "truncated": good.prefix(good.count / 2)
+      case "garbage": Data((0..<200).map { _ in UInt8.random(in: 0...255) })
+      default:
+        try PropertyListSerialization.data(fromPropertyList: [1, 2], format: .xml, options: 0)
+      }
+    try bytes.write(to: URL(fileURLWithPath: path))
+    let store = try makeStore(directory)
+    let reports = Diagnostics.events { $0.kind == .damagedFile && $0.message.contains(path) }
+    #expect(reports.count == 1)
+    let backups = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter {
+      $0.hasPrefix("app.plist.damaged-")
+    }
+    #expect(backups.count == 1)
+    let backup = try #require(
+      FileManager.default.contents(atPath: directory.path + "/" + backups[0]))
+    #expect(backup == bytes, "the damaged bytes are kept as they were")
+    store.set("new", forKey: "c")
+    try store.flush()
+    #expect(try makeStore(directory).string(forKey: "c") == "new")
+  }
+
+  @Test func unusableDirectoryIsReportedAndValuesStayInMemory() throws {
+    let parent = TemporaryDirectory()
+    #expect(FileManager.default.createFile(atPath: parent.path + "/file", contents: Data()))
+    let store = try PreferencesStore(suiteName: "app", directory: parent.path + "/file/config")
+    store.set(1, forKey: "a")
+    #expect(throws: DefaultsError.self) { try store.flush() }
+    #expect(store.integer(forKey: "a") == 1)
+  }
+
+  @Test func registeredDefaultsArePerInstance() {
+    let first = PreferencesStore.inMemory()
+    let second = PreferencesStore.inMemory()
+    first.register(defaults: ["r": 1])
+    #expect(first.integer(forKey: "r") == 1)
+    #expect(second.object(forKey: "r") == nil)
+    #expect(first.persistentDomain(forName: "x")?["r"] == nil)
+  }
+
+  @Test func inMemoryStoreWorksWithEverySurface() {
+    let store = PreferencesStore.inMemory()
+    store[.testLaunchCount] += 2
+    #expect(store.integer(forKey: "TypedKeyTests.launchCount") == 2)
+    let wrapper = UserDefaultsWrapper<Int?>(key: "w", default: 6, userDefaults: store)
+    wrapper.wrappedValue = 1
+    #expect(store.dictionaryRepresentation()["w"] as? Int == 1)
+    wrapper.wrappedValue = nil
+    #expect(wrapper.wrappedValue == 6)
+    store.set(URL(string: "https://a.example/x?y=1"), forKey: "u")
+    #expect(store.url(forKey: "u")?.absoluteString == "https://a.example/x?y=1")
+    store.set(["a", Theme.dark] as [Any], forKey: "bad")
+    #expect(store.object(forKey: "bad") == nil)
+    store.removePersistentDomain(forName: "ignored")
+    #expect(store.dictionaryRepresentation().isEmpty)
+  }
+
+  @Test func typedReadsSeePlainWritesOnTheStore() {
+    let store = PreferencesStore.inMemory()
+    let key = UserDefaults.Key<Profile?>(uniqueKey())
+    store[key] = Profile(name: "a", age: 1)
+    #expect(store[key]?.age == 1)
+    store.set(#"{"age":2,"name":"b"}"#, forKey: key.name)
+    #expect(store[key]?.age == 2)
+    store.removeObject(forKey: key.name)
+    #expect(store[key] == nil)
+  }
+
+  @Test("Four processes write 250 distinct keys each at once: all 1,000 keys survive")
+  func concurrentProcessesLoseNoKey() throws {
+    let directory = TemporaryDirectory()
+    let environment = ["XDG_CONFIG_HOME": directory.path, "HOME": directory.path]
+    let results = try (0..<4).map { writer in
+      let process = Process()
+      process.executableURL = ChildProcess.buildDirectory.appendingPathComponent(
+        "UserDefaultTestHelper")
+      process.arguments = ["store-write", "shared", "w\(writer)", "250"]
+      process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+      try process.run()
+      return process
+    }
+    for process in results { process.waitUntilExit() }
+    #expect(results.allSatisfy { $0.terminationStatus == 0 })
+    let store = try makeStore(directory, "shared")
+    for writer in 0..<4 {
+      for index in 0..<250 {
+        #expect(store.integer(forKey: "w\(writer).\(index)") == index)
+      }
+    }
+  }
+
+  @Test("A child killed with SIGKILL mid-write leaves a whole file with every flushed value")
+  func killedWriterLosesNothingFlushed() throws {
+    let directory = TemporaryDirectory()
+    let environment = ["XDG_CONFIG_HOME": directory.path, "HOME": directory.path]
+    for round in 0..<50 {
+      let process = Process()
+      process.executableURL = ChildProcess.buildDirectory.appendingPathComponent(
+        "UserDefaultTestHelper")
+      process.arguments = ["store-loop", "crash", "r\(round)"]
+      process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+      let output = Pipe()
+      process.standardOutput = output
+      try process.run()
+      // Kill after a random number of completed flushes, read from the child's output.
+      let target = Int.random(in: 1...20)
+      var text = ""
+      while text.split(separator: "\n").count < target {
+        let chunk = output.fileHandleForReading.availableData
+        if chunk.isEmpty { break }
+        text += String(decoding: chunk, as: UTF8.self)
+      }
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+      let flushed = text.split(separator: "\n").compactMap { Int($0) }
+      let data = try #require(FileManager.default.contents(atPath: directory.path + "/crash.plist"))
+      let plist =
+        try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any]
+      for index in flushed {
+        #expect(
+          plist?["r\(round).\(index)"] as? Int == index, "round \(round) lost flushed key \(index)")
+      }
+    }
+  }
+
+  @Test("Another process's flushed write is noticed within the poll interval")
+  func otherProcessWritesAreNoticed() throws {
+    let directory = TemporaryDirectory()
+    let environment = ["XDG_CONFIG_HOME": directory.path, "HOME": directory.path]
+    let store = try makeStore(directory, "watched")
+    let key = UserDefaults.Key<Int>("n", default: 0)
+    #expect(store[key] == 0)
+    let result = try ChildProcess.run(
+      "UserDefaultTestHelper", ["store-write", "watched", "n", "1"], environment: environment)
+    #expect(result.status == 0)
+    // The child wrote "n.0" = 0; wait (bounded) for the poll to bring it in.
+    let other = UserDefaults.Key<Int>("n.0", default: -1)
+    let deadline = Date().addingTimeInterval(5)
+    while store[other] != 0 && Date() < deadline { usleep(2_000) }
+    #expect(store[other] == 0)
+  }
+}
