@@ -1,0 +1,123 @@
+import Foundation
+import Observation
+import Synchronization
+import Testing
+
+@testable import UserDefault
+
+@Suite("Observing changes")
+struct ObservationTests {
+  final class Recorder<Value: Sendable>: Sendable {
+    let values = Mutex<[Value]>([])
+    func append(_ value: Value) { values.withLock { $0.append(value) } }
+    var all: [Value] { values.withLock { $0 } }
+  }
+
+  @Test func callbackHearsWritesResetsRemovalsAndOtherInstances() {
+    let suite = TestSuite()
+    let key = UserDefaults.Key<Int>(uniqueKey(), default: 0)
+    let recorder = Recorder<[Int]>()
+    let observation = suite.defaults.observe(key) { recorder.append([$0.oldValue, $0.newValue]) }
+    suite.defaults[key] = 1
+    suite.defaults[key] = 1  // equal: not a change
+    UserDefaults(suiteName: suite.name)![key] = 2
+    suite.defaults.reset(key)
+    suite.defaults[key] = 3
+    suite.defaults.removeValue(forKey: key.name)
+    #expect(recorder.all == [[0, 1], [1, 2], [2, 0], [0, 3], [3, 0]])
+    observation.cancel()
+    suite.defaults[key] = 4
+    #expect(recorder.all.count == 5, "no delivery after cancel")
+  }
+
+  @Test func wrappersAndStoreWritesReachObservers() {
+    let store = PreferencesStore.inMemory()
+    let key = UserDefaults.Key<String>(uniqueKey(), default: "")
+    let recorder = Recorder<String>()
+    let observation = store.observe(key, initial: true) { recorder.append($0.newValue) }
+    UserDefaultsWrapper<String>(key: key.name, default: "", userDefaults: store).wrappedValue = "w"
+    store.set("plain", forKey: key.name)
+    #expect(recorder.all == ["", "w", "plain"])
+    _ = observation
+  }
+
+  @Test func releasingTheObservationStopsIt() {
+    let store = PreferencesStore.inMemory()
+    let key = UserDefaults.Key<Int>(uniqueKey(), default: 0)
+    let recorder = Recorder<Int>()
+    weak var released: DefaultsObservation?
+    do {
+      let observation = store.observe(key) { recorder.append($0.newValue) }
+      released = observation
+      store[key] = 1
+    }
+    #expect(released == nil)
+    store[key] = 2
+    #expect(recorder.all == [1])
+  }
+
+  @Test func updatesYieldCurrentValueThenChanges() async {
+    let store = PreferencesStore.inMemory()
+    let key = UserDefaults.Key<Int>(uniqueKey(), default: 0)
+    var iterator = store.updates(key).makeAsyncIterator()
+    #expect(await iterator.next() == 0)
+    store[key] = 1
+    store[key] = 2
+    #expect(await iterator.next() == 1)
+    #expect(await iterator.next() == 2)
+  }
+
+  @Test func cancellingTheTaskEndsTheSequence() async {
+    // UserDefaults is thread-safe but not marked Sendable.
+    nonisolated(unsafe) let store = PreferencesStore.inMemory()
+    let key = UserDefaults.Key<Int>(uniqueKey(), default: 0)
+    let task = Task {
+      var seen = 0
+      for await _ in store.updates(key) { seen += 1 }
+      return seen
+    }
+    task.cancel()
+    let seen = await task.value
+    #expect(seen <= 1)
+    #expect(!store.access.suite.hub.hasListeners(for: key.name))
+  }
+
+  @Test func observationTrackingIsPerKey() {
+    let store = PreferencesStore.inMemory()
+    let tracked = UserDefaults.Key<Int>(uniqueKey(), default: 0)
+    let other = UserDefaults.Key<Int>(uniqueKey(), default: 0)
+    let fired = Atomic<Int>(0)
+    withObservationTracking {
+      _ = store[tracked]
+    } onChange: {
+      fired.add(1, ordering: .relaxed)
+    }
+    store[other] = 1
+    #expect(fired.load(ordering: .relaxed) == 0)
+    store[tracked] = 1
+    #expect(fired.load(ordering: .relaxed) == 1)
+  }
+
+  @Test("8 threads write while observers are added and cancelled")
+  func concurrentWritesAndObservers() async {
+    // UserDefaults is thread-safe but not marked Sendable.
+    nonisolated(unsafe) let store = PreferencesStore.inMemory()
+    let key = UserDefaults.Key<Int>(uniqueKey(), default: 0)
+    await withTaskGroup(of: Void.self) { group in
+      for thread in 0..<8 {
+        group.addTask {
+          for index in 0..<500 {
+            store[key] = thread * 1000 + index
+            if index % 50 == 0 {
+              let observation = store.observe(key) { _ in }
+              observation.cancel()
+            }
+            _ = store[key]
+            if index % 7 == 0 { store.reset(key) }
+          }
+        }
+      }
+    }
+    #expect(!store.access.suite.hub.hasListeners(for: key.name))
+  }
+}
