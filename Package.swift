@@ -13,6 +13,7 @@ let package = Package(
     .target(name: "SafeDefaultsKit", dependencies: ["UserDefault"]),
     .executableTarget(name: "UserDefaultExample", dependencies: ["UserDefault", "SafeDefaultsKit"]),
     .executableTarget(name: "UserDefaultTestHelper", dependencies: ["UserDefault"]),
+    .executableTarget(name: "UserDefaultBenchmarks", dependencies: ["UserDefault"]),
     .testTarget(
       name: "UserDefaultTests",
       dependencies: ["UserDefault", "SafeDefaultsKit", "UserDefaultTestHelper"]
