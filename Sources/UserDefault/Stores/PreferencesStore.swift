@@ -212,7 +212,9 @@ final class StoreEngine: Sendable {
     guard file != nil else { return }
     reloadFromDisk()
     let timer = DispatchSource.makeTimerSource(queue: DispatchQueue.global(qos: .utility))
-    let interval = DispatchTimeInterval.milliseconds(200)
+    let interval = DispatchTimeInterval.milliseconds(
+      Int(PreferencesStore.pollInterval.components.seconds * 1000)
+        + Int(PreferencesStore.pollInterval.components.attoseconds / 1_000_000_000_000_000))
     timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(20))
     timer.setEventHandler { [weak self] in self?.reloadFromDisk() }
     timer.resume()
