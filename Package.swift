@@ -1,22 +1,76 @@
 // swift-tools-version: 6.0
+import CompilerPluginSupport
+import Foundation
 import PackageDescription
+
+/// Where the toolchain keeps the swift-syntax libraries its own macros use; the macro
+/// plugin builds against them because no package can be fetched
+/// (see shared notes: macros-offline). Found without a hard-coded path: an override in
+/// `USERDEFAULT_SWIFT_HOST_LIBS`, else the toolchain this manifest runs under (Linux maps
+/// its PackageDescription library), else `swift` on `PATH`.
+func toolchainHostLibraries() -> String {
+  let environment = ProcessInfo.processInfo.environment
+  if let override = environment["USERDEFAULT_SWIFT_HOST_LIBS"], !override.isEmpty {
+    return override
+  }
+  if let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8) {
+    for line in maps.split(separator: "\n") {
+      guard let start = line.firstIndex(of: "/"), line.hasSuffix("libPackageDescription.so")
+      else { continue }
+      var url = URL(fileURLWithPath: String(line[start...]))
+      while url.path != "/" && url.lastPathComponent != "swift" {
+        url.deleteLastPathComponent()
+      }
+      let host = url.appendingPathComponent("host").path
+      if FileManager.default.fileExists(atPath: host) { return host }
+    }
+  }
+  for directory in (environment["PATH"] ?? "").split(separator: ":") {
+    let swift = URL(fileURLWithPath: String(directory)).appendingPathComponent("swift")
+    guard FileManager.default.isExecutableFile(atPath: swift.path) else { continue }
+    let toolchain = swift.resolvingSymlinksInPath().deletingLastPathComponent()
+      .deletingLastPathComponent()
+    return toolchain.appendingPathComponent("lib/swift/host").path
+  }
+  return "/usr/lib/swift/host"
+}
+
+let hostLibraries = toolchainHostLibraries()
+let hostLibrarySettings: [SwiftSetting] = [.unsafeFlags(["-I", hostLibraries])]
+let hostLibraryLinking: [LinkerSetting] = [
+  .unsafeFlags(["-L", hostLibraries, "-Xlinker", "-rpath", "-Xlinker", hostLibraries])
+]
 
 let package = Package(
   name: "UserDefault",
   products: [
     .library(name: "UserDefault", targets: ["UserDefault"]),
+    .library(name: "DefaultEntry", targets: ["DefaultEntry"]),
     .library(name: "SafeDefaultsKit", targets: ["SafeDefaultsKit"]),
     .executable(name: "UserDefaultExample", targets: ["UserDefaultExample"]),
   ],
   targets: [
     .target(name: "UserDefault"),
     .target(name: "SafeDefaultsKit", dependencies: ["UserDefault"]),
-    .executableTarget(name: "UserDefaultExample", dependencies: ["UserDefault", "SafeDefaultsKit"]),
+    .macro(
+      name: "DefaultEntryMacros",
+      swiftSettings: hostLibrarySettings,
+      linkerSettings: hostLibraryLinking
+    ),
+    .target(name: "DefaultEntry", dependencies: ["UserDefault", "DefaultEntryMacros"]),
+    .executableTarget(
+      name: "UserDefaultExample", dependencies: ["UserDefault", "SafeDefaultsKit", "DefaultEntry"]),
     .executableTarget(name: "UserDefaultTestHelper", dependencies: ["UserDefault"]),
     .executableTarget(name: "UserDefaultBenchmarks", dependencies: ["UserDefault"]),
     .testTarget(
       name: "UserDefaultTests",
-      dependencies: ["UserDefault", "SafeDefaultsKit", "UserDefaultTestHelper"]
+      dependencies: ["UserDefault", "SafeDefaultsKit", "DefaultEntry", "UserDefaultTestHelper"]
+    ),
+    .testTarget(
+      name: "DefaultEntryMacrosTests",
+      dependencies: ["DefaultEntryMacros"],
+      swiftSettings: hostLibrarySettings,
+      linkerSettings: hostLibraryLinking
     ),
   ],
   swiftLanguageModes: [.v6]

@@ -37,6 +37,11 @@ public struct StoredValue<Value> {
   public func reset() {
     removeObject()
   }
+
+  /// Removes the stored value; the same as ``removeObject()``.
+  public func remove() {
+    removeObject()
+  }
 }
 
 extension StoredValue where Value: Equatable {

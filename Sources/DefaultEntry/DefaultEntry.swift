@@ -1,0 +1,39 @@
+@_exported import UserDefault
+
+/// Declares an entry on `UserDefaults` with a default: `@DefaultEntry(default: 0) var
+/// launchCount: Int` stores under `"key_launchCount"` (or `prefixedWith + name`).
+///
+/// Write it inside `extension UserDefaults`. The property reads the stored value or the
+/// default and writes through the library's value bridge (every `UserDefaultable`,
+/// `RawRepresentable` and `Codable` type works). The macro also adds
+/// `static let launchCountKey: UserDefaults.Key<Int>` for the key's name, default,
+/// `reset`, and observation. Cost per read: one typed-key read (a lookup and, when the
+/// stored value changed, one decode).
+@attached(accessor)
+@attached(peer, names: suffixed(Key))
+public macro DefaultEntry<Value>(
+  default defaultValue: Value, prefixedWith prefix: String = "key_"
+) =
+  #externalMacro(module: "DefaultEntryMacros", type: "DefaultEntryMacro")
+
+/// Declares an optional entry with no default: `@DefaultEntry<String> var nickname: String?`
+/// stores under `"key_nickname"` (or `prefixedWith + name`) and reads `nil` when nothing is
+/// stored; setting `nil` removes it.
+@attached(accessor)
+@attached(peer, names: suffixed(Key))
+public macro DefaultEntry<Value>(prefixedWith prefix: String = "key_") =
+  #externalMacro(module: "DefaultEntryMacros", type: "DefaultEntryMacro")
+
+/// Declares an entry stored under exactly `key`, with a default:
+/// `@DefaultEntry("com.app.launches", default: 0) var launchCount: Int`.
+@attached(accessor)
+@attached(peer, names: suffixed(Key))
+public macro DefaultEntry<Value>(_ key: String, default defaultValue: Value) =
+  #externalMacro(module: "DefaultEntryMacros", type: "DefaultEntryMacro")
+
+/// Declares an optional entry stored under exactly `key`:
+/// `@DefaultEntry<String>("com.app.nickname") var nickname: String?`.
+@attached(accessor)
+@attached(peer, names: suffixed(Key))
+public macro DefaultEntry<Value>(_ key: String) =
+  #externalMacro(module: "DefaultEntryMacros", type: "DefaultEntryMacro")

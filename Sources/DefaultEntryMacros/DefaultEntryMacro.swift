@@ -1,0 +1,66 @@
+import SwiftDiagnostics
+import SwiftSyntax
+import SwiftSyntaxBuilder
+import SwiftSyntaxMacros
+
+/// `@DefaultEntry`: turns `var name: T` inside `extension UserDefaults` into a computed
+/// property backed by a typed key, and adds that key as a static peer `nameKey`.
+///
+/// ```swift
+/// @DefaultEntry(default: 0) var launchCount: Int
+/// // becomes
+/// var launchCount: Int {
+///   get { UserDefaults.launchCountKey.value(in: self) }
+///   set { UserDefaults.launchCountKey.store(newValue, in: self) }
+/// }
+/// static let launchCountKey = UserDefaults.Key<Int>("key_launchCount", default: 0, …)
+/// ```
+///
+/// The key is what makes the entry's name, default, removal and observation reachable;
+/// the value goes through the library's one value bridge like every other surface.
+public enum DefaultEntryMacro {}
+
+extension DefaultEntryMacro: AccessorMacro {
+  public static func expansion(
+    of node: AttributeSyntax,
+    providingAccessorsOf declaration: some DeclSyntaxProtocol,
+    in context: some MacroExpansionContext
+  ) throws -> [AccessorDeclSyntax] {
+    guard let entry = EntryDeclaration.parse(node, declaration, context, diagnose: true) else {
+      return []
+    }
+    let key = "UserDefaults.\(entry.keyPropertyName)"
+    return [
+      "get { \(raw: key).value(in: self) }",
+      "set { \(raw: key).store(newValue, in: self) }",
+    ]
+  }
+}
+
+extension DefaultEntryMacro: PeerMacro {
+  public static func expansion(
+    of node: AttributeSyntax,
+    providingPeersOf declaration: some DeclSyntaxProtocol,
+    in context: some MacroExpansionContext
+  ) throws -> [DeclSyntax] {
+    // Problems were reported once, by the accessor role.
+    guard let entry = EntryDeclaration.parse(node, declaration, context, diagnose: false) else {
+      return []
+    }
+    var arguments = [entry.keyExpression]
+    if let defaultValue = entry.defaultValue {
+      arguments.append("default: \(defaultValue.trimmedDescription)")
+    }
+    if let location = context.location(of: node) {
+      arguments.append("file: \(location.file)")
+      arguments.append("line: \(location.line)")
+    }
+    let access = entry.accessModifier.map { "\($0) " } ?? ""
+    return [
+      """
+      /// The key behind `\(raw: entry.name)`: its stored name, default, removal and observation.
+      \(raw: access)static let \(raw: entry.keyPropertyName) = UserDefaults.Key<\(raw: entry.type.trimmedDescription)>(\(raw: arguments.joined(separator: ", ")))
+      """
+    ]
+  }
+}

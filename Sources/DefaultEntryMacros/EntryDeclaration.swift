@@ -1,0 +1,160 @@
+import SwiftDiagnostics
+import SwiftSyntax
+import SwiftSyntaxMacros
+
+/// What one `@DefaultEntry` attribute and the variable it is attached to say, checked.
+struct EntryDeclaration {
+  var name: String
+  var type: TypeSyntax
+  var defaultValue: ExprSyntax?
+  /// The expression for the stored name, e.g. `"key_launchCount"`.
+  var keyExpression: String
+  var accessModifier: String?
+
+  var keyPropertyName: String { name + "Key" }
+
+  static let defaultPrefix = "key_"
+
+  /// The entry, or `nil` after reporting (when `diagnose`) why there is none.
+  static func parse(
+    _ attribute: AttributeSyntax, _ declaration: some DeclSyntaxProtocol,
+    _ context: some MacroExpansionContext, diagnose: Bool
+  ) -> EntryDeclaration? {
+    var problems = EntryProblems(context: context, enabled: diagnose)
+    guard let variable = declaration.as(VariableDeclSyntax.self) else {
+      problems.report(.notAVariable, at: Syntax(attribute))
+      return nil
+    }
+    if !isInsideUserDefaultsExtension(context) {
+      problems.report(.outsideUserDefaultsExtension, at: Syntax(attribute))
+    }
+    if variable.bindingSpecifier.tokenKind == .keyword(.let) {
+      problems.report(
+        .letDeclaration, at: Syntax(variable.bindingSpecifier),
+        fixIt: FixIt(
+          message: EntryFixIt.useVar,
+          changes: [
+            .replace(
+              oldNode: Syntax(variable.bindingSpecifier),
+              newNode: Syntax(variable.bindingSpecifier.with(\.tokenKind, .keyword(.var))))
+          ]))
+    }
+    if variable.modifiers.contains(where: { $0.name.tokenKind == .keyword(.static) }) {
+      problems.report(.staticDeclaration, at: Syntax(variable))
+    }
+    guard variable.bindings.count == 1, let binding = variable.bindings.first,
+      let identifier = binding.pattern.as(IdentifierPatternSyntax.self)
+    else {
+      problems.report(.severalBindings, at: Syntax(variable))
+      return nil
+    }
+    let name = identifier.identifier.trimmedDescription
+    let arguments = AttributeArguments(attribute)
+
+    if let initializer = binding.initializer {
+      problems.report(
+        .initialValue(name: name, value: initializer.value.trimmedDescription),
+        at: Syntax(initializer))
+    }
+    if binding.accessorBlock != nil {
+      problems.report(.hasAccessors, at: Syntax(binding))
+    }
+    guard let type = binding.typeAnnotation?.type else {
+      problems.report(.missingType(name: name), at: Syntax(binding.pattern))
+      return nil
+    }
+    let isOptional = TypeFacts.isOptional(type)
+    if arguments.defaultValue == nil && !isOptional {
+      problems.report(
+        .nonOptionalWithoutDefault(name: name, type: type.trimmedDescription), at: Syntax(type))
+    }
+    if let genericType = arguments.genericType,
+      TypeFacts.spelling(genericType) != TypeFacts.spelling(TypeFacts.unwrapped(type))
+        && TypeFacts.spelling(genericType) != TypeFacts.spelling(type)
+    {
+      problems.report(
+        .genericMismatch(
+          generic: genericType.trimmedDescription, declared: type.trimmedDescription),
+        at: Syntax(genericType))
+    }
+    if let defaultValue = arguments.defaultValue,
+      let literal = TypeFacts.mismatchedLiteral(defaultValue, for: type, isOptional: isOptional)
+    {
+      problems.report(
+        .defaultMismatch(literal: literal, type: type.trimmedDescription), at: Syntax(defaultValue))
+    }
+    guard !problems.found else { return nil }
+
+    let keyExpression: String
+    if let explicitKey = arguments.explicitKey {
+      keyExpression = explicitKey.trimmedDescription
+    } else if let prefix = arguments.prefix {
+      if let literal = TypeFacts.plainString(prefix) {
+        keyExpression = "\"\(literal)\(name)\""
+      } else {
+        keyExpression = "(\(prefix.trimmedDescription)) + \"\(name)\""
+      }
+    } else {
+      keyExpression = "\"\(defaultPrefix)\(name)\""
+    }
+    let accessModifier = variable.modifiers.first { modifier in
+      [.public, .package, .internal, .fileprivate, .private]
+        .contains { modifier.name.tokenKind == .keyword($0) } && modifier.detail == nil
+    }
+    return EntryDeclaration(
+      name: name, type: type.trimmed, defaultValue: arguments.defaultValue?.trimmed,
+      keyExpression: keyExpression, accessModifier: accessModifier?.name.text)
+  }
+
+  private static func isInsideUserDefaultsExtension(_ context: some MacroExpansionContext) -> Bool {
+    guard let enclosing = context.lexicalContext.first?.as(ExtensionDeclSyntax.self) else {
+      return false
+    }
+    let extended = enclosing.extendedType.trimmedDescription
+    return extended == "UserDefaults" || extended == "Foundation.UserDefaults"
+  }
+}
+
+/// The arguments of the attribute: `<T>`, an unlabeled explicit key, `default:`,
+/// `prefixedWith:`.
+struct AttributeArguments {
+  var genericType: TypeSyntax?
+  var explicitKey: ExprSyntax?
+  var defaultValue: ExprSyntax?
+  var prefix: ExprSyntax?
+
+  init(_ attribute: AttributeSyntax) {
+    if let generic = attribute.attributeName.as(IdentifierTypeSyntax.self)?
+      .genericArgumentClause?.arguments.first
+    {
+      genericType = TypeSyntax(stringLiteral: generic.argument.trimmedDescription)
+    }
+    guard case .argumentList(let list) = attribute.arguments else { return }
+    for argument in list {
+      switch argument.label?.text {
+      case nil: explicitKey = argument.expression
+      case "default": defaultValue = argument.expression
+      case "prefixedWith": prefix = argument.expression
+      default: break
+      }
+    }
+  }
+}
+
+/// Collects the problems of one declaration, reporting them unless told not to.
+struct EntryProblems<Context: MacroExpansionContext> {
+  let context: Context
+  let enabled: Bool
+  private(set) var found = false
+
+  init(context: Context, enabled: Bool) {
+    self.context = context
+    self.enabled = enabled
+  }
+
+  mutating func report(_ message: EntryDiagnostic, at node: Syntax, fixIt: FixIt? = nil) {
+    found = true
+    guard enabled else { return }
+    context.diagnose(Diagnostic(node: node, message: message, fixIts: fixIt.map { [$0] } ?? []))
+  }
+}

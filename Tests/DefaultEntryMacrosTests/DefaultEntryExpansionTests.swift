@@ -1,0 +1,144 @@
+import DefaultEntryMacros
+import SwiftSyntaxMacros
+import Testing
+
+private func expand(_ source: String) -> MacroExpansion {
+  MacroExpansion(source, macros: ["DefaultEntry": DefaultEntryMacro.self])
+}
+
+@Suite struct DefaultEntryExpansionTests {
+  @Test func entryWithDefaultExpandsToKeyAndAccessors() {
+    let result = expand(
+      """
+      extension UserDefaults {
+        @DefaultEntry(default: "defaultValue")
+        var exampleWithDefault: String
+      }
+      """)
+    #expect(result.diagnostics.isEmpty)
+    #expect(
+      result.expandedSource == """
+        extension UserDefaults {
+          var exampleWithDefault: String {
+            get {
+              UserDefaults.exampleWithDefaultKey.value(in: self)
+            }
+            set {
+              UserDefaults.exampleWithDefaultKey.store(newValue, in: self)
+            }
+          }
+
+          /// The key behind `exampleWithDefault`: its stored name, default, removal and observation.
+          static let exampleWithDefaultKey = UserDefaults.Key<String>("key_exampleWithDefault", default: "defaultValue", file: "TestModule/Test.swift", line: 2)
+        }
+        """)
+  }
+
+  @Test func optionalEntryWithPrefixHasNoDefault() {
+    let result = expand(
+      """
+      extension UserDefaults {
+        @DefaultEntry<Int>(prefixedWith: "customPrefix_")
+        public var exampleIntWithoutDefault: Int?
+      }
+      """)
+    #expect(result.diagnostics.isEmpty)
+    #expect(
+      result.expandedSource.contains(
+        "public static let exampleIntWithoutDefaultKey = UserDefaults.Key<Int?>(\"customPrefix_exampleIntWithoutDefault\", file:"
+      ))
+  }
+
+  @Test func explicitKeyIsUsedAsWritten() {
+    let result = expand(
+      """
+      extension UserDefaults {
+        @DefaultEntry("com.example.launches", default: 0)
+        var launches: Int
+      }
+      """)
+    #expect(result.diagnostics.isEmpty)
+    #expect(
+      result.expandedSource.contains("UserDefaults.Key<Int>(\"com.example.launches\", default: 0"))
+  }
+
+  @Test func nonLiteralPrefixIsConcatenated() {
+    let result = expand(
+      """
+      extension UserDefaults {
+        @DefaultEntry<String>(prefixedWith: AppPrefix.value)
+        var name: String?
+      }
+      """)
+    #expect(result.diagnostics.isEmpty)
+    #expect(
+      result.expandedSource.contains("UserDefaults.Key<String?>((AppPrefix.value) + \"name\""))
+  }
+
+  @Test(
+    arguments: [
+      (
+        "@DefaultEntry(default: 1)\n  let count: Int",
+        "@DefaultEntry needs 'var', not 'let': the entry is read and written"
+      ),
+      (
+        "@DefaultEntry(default: 1)\n  var count: Int = 2",
+        "'count' cannot have an initial value; write the default in the attribute: @DefaultEntry(default: 2)"
+      ),
+      (
+        "@DefaultEntry(default: 1)\n  var count",
+        "@DefaultEntry needs the type of 'count' written out: 'var count: Type'"
+      ),
+      (
+        "@DefaultEntry<Int>\n  var count: Int",
+        "'count' has the non-optional type 'Int' and no default; add 'default:' to the attribute or declare it as 'Int?'"
+      ),
+      (
+        "@DefaultEntry(default: \"one\")\n  var count: Int",
+        "the default is a string literal, which cannot be of type 'Int'; give a default of type 'Int'"
+      ),
+      (
+        "@DefaultEntry(default: nil)\n  var count: Int",
+        "the default is nil, which cannot be of type 'Int'; give a default of type 'Int'"
+      ),
+      (
+        "@DefaultEntry<String>\n  var count: Int?",
+        "@DefaultEntry<String> does not match the declared type 'Int?'; make them the same"
+      ),
+      (
+        "@DefaultEntry(default: 1)\n  static var count: Int",
+        "@DefaultEntry declares an instance property of UserDefaults; remove 'static'"
+      ),
+    ])
+  func mistakesAreReportedWithTheirFix(declaration: String, message: String) {
+    let result = expand("extension UserDefaults {\n  \(declaration)\n}")
+    #expect(result.diagnostics == [message])
+  }
+
+  @Test func useOutsideAUserDefaultsExtensionIsReported() {
+    let result = expand(
+      """
+      struct Settings {
+        @DefaultEntry(default: 1)
+        var count: Int
+      }
+      """)
+    #expect(
+      result.diagnostics == [
+        "@DefaultEntry must be used inside 'extension UserDefaults { … }'; for other types use @UserDefault or a UserDefaults.Key"
+      ])
+  }
+
+  @Test func matchingLiteralsAndUserTypesAreAccepted() {
+    let result = expand(
+      """
+      extension UserDefaults {
+        @DefaultEntry(default: 1) var ratio: Double
+        @DefaultEntry(default: .light) var theme: Theme
+        @DefaultEntry(default: 3) var optionalCount: Int?
+        @DefaultEntry(default: ["a"]) var names: [String]
+      }
+      """)
+    #expect(result.diagnostics.isEmpty)
+  }
+}

@@ -1,0 +1,44 @@
+import SwiftDiagnostics
+import SwiftParser
+import SwiftSyntax
+import SwiftSyntaxMacroExpansion
+import SwiftSyntaxMacros
+
+/// Expands macros in a source text the way the compiler would, for tests:
+/// `SwiftSyntaxMacrosTestSupport` is not shipped with the toolchain.
+struct MacroExpansion {
+  /// The expanded source, formatted by swift-syntax.
+  let expandedSource: String
+  /// The messages the macros reported, in order.
+  let diagnostics: [String]
+
+  init(_ source: String, macros: [String: any Macro.Type]) {
+    let file = Parser.parse(source: source)
+    let shared = BasicMacroExpansionContext(
+      sourceFiles: [
+        file: .init(moduleName: "TestModule", fullFilePath: "Test.swift")
+      ])
+    let expanded = file.expand(
+      macros: macros,
+      contextGenerator: { node in
+        BasicMacroExpansionContext(
+          sharingWith: shared, lexicalContext: node.allMacroLexicalContexts())
+      },
+      indentationWidth: .spaces(2))
+    expandedSource = expanded.description.trimmingCharacters(in: .whitespacesAndNewlines)
+    diagnostics = shared.diagnostics.map(\.message)
+  }
+}
+
+extension String {
+  fileprivate func trimmingCharacters(in set: Set<Character>) -> String {
+    var text = Substring(self)
+    while let first = text.first, set.contains(first) { text.removeFirst() }
+    while let last = text.last, set.contains(last) { text.removeLast() }
+    return String(text)
+  }
+}
+
+extension Set<Character> {
+  fileprivate static let whitespacesAndNewlines: Set<Character> = [" ", "\n", "\t"]
+}
