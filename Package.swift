@@ -35,11 +35,25 @@ func toolchainHostLibraries() -> String {
   return "/usr/lib/swift/host"
 }
 
+/// Set `USERDEFAULT_SWIFT_SYNTAX_PACKAGE=1` when the build already compiles the swift-syntax
+/// package (another macro package): two copies of SwiftSyntax cannot meet in one build, so
+/// the macro then uses the package instead of the toolchain's copy, with no unsafe flags.
+/// Needs network access to fetch it (not tested on the offline build machines).
+let usesSwiftSyntaxPackage =
+  ProcessInfo.processInfo.environment["USERDEFAULT_SWIFT_SYNTAX_PACKAGE"] == "1"
+
 let hostLibraries = toolchainHostLibraries()
-let hostLibrarySettings: [SwiftSetting] = [.unsafeFlags(["-I", hostLibraries])]
-let hostLibraryLinking: [LinkerSetting] = [
-  .unsafeFlags(["-L", hostLibraries, "-Xlinker", "-rpath", "-Xlinker", hostLibraries])
-]
+let hostLibrarySettings: [SwiftSetting] =
+  usesSwiftSyntaxPackage ? [] : [.unsafeFlags(["-I", hostLibraries])]
+let hostLibraryLinking: [LinkerSetting] =
+  usesSwiftSyntaxPackage
+  ? [] : [.unsafeFlags(["-L", hostLibraries, "-Xlinker", "-rpath", "-Xlinker", hostLibraries])]
+let swiftSyntaxProducts: [Target.Dependency] =
+  usesSwiftSyntaxPackage
+  ? ["SwiftSyntax", "SwiftSyntaxMacros", "SwiftSyntaxBuilder", "SwiftDiagnostics", "SwiftParser",
+    "SwiftSyntaxMacroExpansion", "SwiftCompilerPluginMessageHandling",
+  ].map { .product(name: $0, package: "swift-syntax") }
+  : []
 
 let package = Package(
   name: "UserDefault",
@@ -49,11 +63,14 @@ let package = Package(
     .library(name: "SafeDefaultsKit", targets: ["SafeDefaultsKit"]),
     .executable(name: "UserDefaultExample", targets: ["UserDefaultExample"]),
   ],
+  dependencies: usesSwiftSyntaxPackage
+    ? [.package(url: "https://github.com/swiftlang/swift-syntax.git", "600.0.0"..<"700.0.0")] : [],
   targets: [
     .target(name: "UserDefault"),
     .target(name: "SafeDefaultsKit", dependencies: ["UserDefault"]),
     .macro(
       name: "DefaultEntryMacros",
+      dependencies: swiftSyntaxProducts,
       swiftSettings: hostLibrarySettings,
       linkerSettings: hostLibraryLinking
     ),
@@ -68,7 +85,7 @@ let package = Package(
     ),
     .testTarget(
       name: "DefaultEntryMacrosTests",
-      dependencies: ["DefaultEntryMacros"],
+      dependencies: ["DefaultEntryMacros"] + swiftSyntaxProducts,
       swiftSettings: hostLibrarySettings,
       linkerSettings: hostLibraryLinking
     ),

@@ -1,8 +1,7 @@
 // Counts its launches and keeps a Codable profile, through several of the library's
 // surfaces. Run it twice: the count goes up, because the library saves on Linux too.
-import Foundation
+import DefaultEntry
 import SafeDefaultsKit
-import UserDefault
 
 struct Profile: Codable, Sendable {
   var name: String
@@ -15,6 +14,10 @@ extension UserDefaults.Keys {
   static let launchCount = Key<Int>("launchCount", default: 0)
   static let theme = Key<Theme>("theme", default: .system)
   static let profile = Key<Profile?>("profile")
+}
+
+extension UserDefaults {
+  @DefaultEntry<String> var lastGreetingShown: String?
 }
 
 struct ExampleDefaults: SafeDefaults {
@@ -36,4 +39,6 @@ print("\(session.greeting)! This program has run \(defaults[.launchCount]) time(
 if let previous {
   print("Previous launch: \(previous.lastLaunch) (profile \"\(previous.name)\")")
 }
+if let shown = defaults.lastGreetingShown { print("Last greeting shown: \(shown)") }
+defaults.lastGreetingShown = session.greeting
 print("Theme: \(defaults[.theme]) (default: \(defaults.isDefaultValue(.theme)))")
