@@ -86,7 +86,7 @@ struct DefaultsAccess {
       return
     }
     let old = observedObject(name)
-    defaults.removeObject(forKey: name)
+    callingFoundation(name, nil) { defaults.removeObject(forKey: name) }
     didWrite(name, old: old, new: nil)
   }
 
@@ -100,8 +100,16 @@ struct DefaultsAccess {
     if case .some(.some(let current)) = old, PropertyListEquality.isEqual(current, object) {
       return  // Equal to what is stored: nothing changes, nobody is told.
     }
-    defaults.set(object, forKey: name)
+    callingFoundation(name, object) { defaults.set(object, forKey: name) }
     didWrite(name, old: old, new: object)
+  }
+
+  /// Runs Foundation's setter so that the change notification it may post is not taken
+  /// for an outside change (see ``FoundationChangeNotifications``).
+  private func callingFoundation(_ name: String, _ object: Any?, _ body: () -> Void) {
+    guard let watcher = suite.foundationNotificationsIfWatched else { return body() }
+    watcher.libraryWrote(name, object)
+    FoundationChangeNotifications.$isLibraryWriting.withValue(true, operation: body)
   }
 
   /// The current object, fetched only when a listener will be told about the change;

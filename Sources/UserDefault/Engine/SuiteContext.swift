@@ -13,6 +13,26 @@ final class SuiteContext: Sendable {
   let seesEveryWrite: Bool
   let cache = DecodedValueCache()
   let hub: ChangeHub
+  private let notifications = Mutex<FoundationChangeNotifications?>(nil)
+
+  /// The suite's notification watcher, if a key of it was ever observed.
+  var foundationNotificationsIfWatched: FoundationChangeNotifications? {
+    notifications.withLock { $0 }
+  }
+
+  /// The suite's notification watcher, made and subscribed by `make` the first time.
+  func foundationNotifications(
+    _ make: () -> FoundationChangeNotifications
+  ) -> FoundationChangeNotifications {
+    let (watcher, isNew) = notifications.withLock { current in
+      if let current { return (current, false) }
+      let made = make()
+      current = made
+      return (made, true)
+    }
+    if isNew { watcher.subscribe() }
+    return watcher
+  }
 
   init(name: String?, seesEveryWrite: Bool) {
     self.name = name

@@ -72,10 +72,16 @@ final class ChangeHub: Sendable {
     if removed { listenerCount.subtract(1, ordering: .relaxed) }
   }
 
+  /// Set by ``UserDefaults/withoutPropagation(_:)``: changes made meanwhile reach no
+  /// listener (the Observation framework is still told).
+  @TaskLocal static var isPropagationSuppressed = false
+
   /// Tells listeners of `change.name` and Observation-framework trackers of that key.
   func publish(_ change: Change) {
     tracking.didChange(change.name)
-    guard listenerCount.load(ordering: .relaxed) > 0 else { return }
+    guard listenerCount.load(ordering: .relaxed) > 0, !Self.isPropagationSuppressed else {
+      return
+    }
     let listeners = state.withLock { state in
       Array((state.listeners[change.name] ?? [:]).values)
         + Array((state.listeners[""] ?? [:]).values)

@@ -15,6 +15,8 @@ public struct StoredValue<Value> {
   let name: () -> String
   let read: () -> Value
   let readDefault: () -> Value
+  /// How to decode the entry's stored objects, for observation.
+  let descriptor: () -> KeyDescriptor<Value>
 
   /// The name the value is stored under.
   public var key: String { name() }
@@ -53,6 +55,38 @@ extension StoredValue {
   init(defaults: UserDefaults, key: KeyDescriptor<Value>) {
     self.init(
       defaults: defaults, name: { key.name }, read: { defaults.access.value(key) },
-      readDefault: { key.defaultValue.value })
+      readDefault: { key.defaultValue.value }, descriptor: { key })
+  }
+
+  /// The projection of an entry declared on `UserDefaults`, whose key and default are
+  /// learned by running its getter (see ``EntryProbe``).
+  init(defaults: UserDefaults, entry keyPath: KeyPath<UserDefaults, Value>) {
+    let name = { EntryProbe.key(of: keyPath, in: defaults) }
+    let readDefault = { EntryProbe.defaultValue(of: keyPath, in: defaults) }
+    self.init(
+      defaults: defaults, name: name, read: { defaults[keyPath: keyPath] },
+      readDefault: readDefault,
+      descriptor: {
+        // Entries store through the shared bridge of their type (the macro's key and the
+        // UserDefaultable helpers agree on it), so their stored objects decode with it.
+        KeyDescriptor(name: name(), bridge: .shared, defaultValue: .constant(readDefault()))
+      })
+  }
+}
+
+extension StoredValue where Value: Sendable {
+  /// Calls `callback` after each change of this entry's value; see
+  /// ``UserDefaults/observe(_:initial:_:)``.
+  public func observe(
+    initial: Bool = false,
+    _ callback: @escaping @Sendable (UserDefaults.KeyChange<Value>) -> Void
+  ) -> DefaultsObservation {
+    defaults.observe(descriptor(), initial: initial, callback)
+  }
+
+  /// The current value (unless `initial` is false), then each new value; see
+  /// ``UserDefaults/updates(_:initial:)-(Key<Value>,_)``.
+  public func updates(initial: Bool = true) -> AsyncStream<Value> {
+    defaults.updates(descriptor(), initial: initial)
   }
 }

@@ -120,12 +120,7 @@ public struct UserDefault<Value> {
     case .key(let key):
       return StoredValue(defaults: defaults, key: key)
     case .entry(let keyPath):
-      let defaults = self.defaults
-      return StoredValue(
-        defaults: defaults,
-        name: { EntryProbe.key(of: keyPath, in: defaults) },
-        read: { defaults[keyPath: keyPath] },
-        readDefault: { EntryProbe.defaultValue(of: keyPath, in: defaults) })
+      return StoredValue(defaults: defaults, entry: keyPath)
     }
   }
 }

@@ -7,12 +7,6 @@ import Testing
 
 @Suite("Observing changes")
 struct ObservationTests {
-  final class Recorder<Value: Sendable>: Sendable {
-    let values = Mutex<[Value]>([])
-    func append(_ value: Value) { values.withLock { $0.append(value) } }
-    var all: [Value] { values.withLock { $0 } }
-  }
-
   @Test func callbackHearsWritesResetsRemovalsAndOtherInstances() {
     let suite = TestSuite()
     let key = UserDefaults.Key<Int>(uniqueKey(), default: 0)

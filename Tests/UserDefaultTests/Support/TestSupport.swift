@@ -94,3 +94,17 @@ final class TemporaryDirectory {
   }
   deinit { try? FileManager.default.removeItem(atPath: path) }
 }
+
+/// Values recorded from callbacks on any thread.
+final class Recorder<Value: Sendable>: Sendable {
+  private let values = Mutex<[Value]>([])
+  func append(_ value: Value) { values.withLock { $0.append(value) } }
+  var all: [Value] { values.withLock { $0 } }
+}
+
+/// A count incremented from callbacks on any thread.
+final class Counter: Sendable {
+  private let count = Atomic<Int>(0)
+  func increment() { count.add(1, ordering: .relaxed) }
+  var value: Int { count.load(ordering: .relaxed) }
+}

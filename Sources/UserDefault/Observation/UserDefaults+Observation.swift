@@ -1,0 +1,106 @@
+import Foundation
+
+extension UserDefaults {
+  /// A change of one key's value.
+  public struct KeyChange<Value> {
+    /// The value before the change (the default when nothing was stored).
+    public let oldValue: Value
+    /// The value after the change (the default when the value was removed).
+    public let newValue: Value
+  }
+
+  /// Calls `callback` after each change of `key`'s stored value made through the library
+  /// (any surface, any instance of the same suite), by other processes when this is a
+  /// ``PreferencesStore``, and by plain `set` calls where Foundation posts
+  /// `didChangeNotification`. Writing a value equal to the stored one does not call it.
+  ///
+  /// The callback runs on the writing thread after the store holds the new value, outside
+  /// the library's locks, so it may read and write defaults. With `initial: true` it is
+  /// also called once now with the current value as both old and new. Cost of a write
+  /// while observed: one extra read of the old stored object and one decode per observer.
+  public func observe<Value>(
+    _ key: Key<Value>, initial: Bool = false,
+    _ callback: @escaping @Sendable (KeyChange<Value>) -> Void
+  ) -> DefaultsObservation {
+    observe(key.descriptor, initial: initial, callback)
+  }
+
+  /// The current value of `key` (unless `initial` is false), then its value after each
+  /// change, in order. The sequence buffers every value not yet consumed (unbounded),
+  /// ends when the consuming task is cancelled, and then stops listening.
+  public func updates<Value>(_ key: Key<Value>, initial: Bool = true) -> AsyncStream<Value> {
+    updates(key.descriptor, initial: initial)
+  }
+
+  /// The names of `keys` (each once, unless `initial` is false), then the name of a key
+  /// each time its value changes: read the values you need when an element arrives.
+  ///
+  /// ```swift
+  /// for await _ in defaults.updates([.theme, .fontSize]) { render(defaults[.theme], defaults[.fontSize]) }
+  /// ```
+  public func updates(_ keys: [Keys], initial: Bool = true) -> AsyncStream<String> {
+    let names = keys.compactMap { ($0 as? any NamedKey)?.name }
+    let hub = access.suite.hub
+    FoundationChangeNotifications.watch(self, names: names)
+    return AsyncStream { continuation in
+      let gate = DeliveryGate()
+      let id = hub.add(names: names) { change in
+        gate.deliver { _ = continuation.yield(change.name) }
+      }
+      if initial { for name in names { continuation.yield(name) } }
+      let observation = DefaultsObservation(hub: hub, id: id, gate: gate)
+      continuation.onTermination = { _ in observation.cancel() }
+    }
+  }
+
+  /// Runs `body`; changes it makes through the library are not delivered to this suite's
+  /// ``observe(_:initial:_:)`` callbacks and ``updates(_:initial:)`` sequences, in this
+  /// process. Use it in an observer that writes back, to avoid a loop.
+  ///
+  /// The changes are still stored, saved, seen by other processes, and reported to the
+  /// Observation framework (so views stay correct). Applies to writes made on the calling
+  /// thread or task during `body`, in every suite.
+  public func withoutPropagation<Result>(_ body: () throws -> Result) rethrows -> Result {
+    try ChangeHub.$isPropagationSuppressed.withValue(true) { try body() }
+  }
+
+  // MARK: Shared by keys and projected values
+
+  func observe<Value: Sendable>(
+    _ descriptor: KeyDescriptor<Value>, initial: Bool,
+    _ callback: @escaping @Sendable (KeyChange<Value>) -> Void
+  ) -> DefaultsObservation {
+    let access = self.access
+    let gate = DeliveryGate()
+    FoundationChangeNotifications.watch(self, names: [descriptor.name])
+    let id = access.suite.hub.add(names: [descriptor.name]) { change in
+      let change = KeyChange(
+        oldValue: Self.decode(change.oldObject, descriptor),
+        newValue: Self.decode(change.newObject, descriptor))
+      gate.deliver { callback(change) }
+    }
+    if initial {
+      let value = access.value(descriptor)
+      gate.deliver { callback(KeyChange(oldValue: value, newValue: value)) }
+    }
+    return DefaultsObservation(hub: access.suite.hub, id: id, gate: gate)
+  }
+
+  func updates<Value: Sendable>(_ descriptor: KeyDescriptor<Value>, initial: Bool)
+    -> AsyncStream<Value>
+  {
+    AsyncStream { continuation in
+      let observation = observe(descriptor, initial: initial) { change in
+        continuation.yield(change.newValue)
+      }
+      continuation.onTermination = { _ in observation.cancel() }
+    }
+  }
+
+  private static func decode<Value>(_ object: Any?, _ key: KeyDescriptor<Value>) -> Value {
+    guard let object, let value = try? key.bridge.decode(object) else {
+      return key.defaultValue.value
+    }
+    return value
+  }
+}
