@@ -42,7 +42,7 @@ struct ValueBridge<Value>: Sendable {
 /// An identity for a bridge; see ``ValueBridge/token``.
 final class BridgeToken: Sendable {}
 
-private let sharedBridges = Mutex<[ObjectIdentifier: any Sendable]>([:])
+private let sharedBridges = Lock<[ObjectIdentifier: any Sendable]>([:])
 
 /// What form a type's stored value takes.
 enum StorageForm: Sendable {

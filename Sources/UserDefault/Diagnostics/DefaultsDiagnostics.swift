@@ -19,7 +19,7 @@ public enum DefaultsDiagnostics {
     FileHandle.standardError.write(Data((event.description + "\n").utf8))
   }
 
-  private static let current = Mutex<Handler>(standardError)
+  private static let current = Lock<Handler>(standardError)
 
   /// The handler in force; ``standardError`` until replaced.
   public static var handler: Handler {

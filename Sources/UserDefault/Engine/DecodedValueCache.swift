@@ -21,7 +21,7 @@ final class DecodedValueCache: Sendable {
 
   // `Any` is not Sendable, so the dictionary lives behind this lock and entries are
   // handed out only as copies of immutable property-list objects and decoded values.
-  private let entries = Mutex<[String: SendableEntry]>([:])
+  private let entries = Lock<[String: SendableEntry]>([:])
 
   private struct SendableEntry: @unchecked Sendable {
     // Immutable after creation and only reached through `entries`' lock or as a copy;

@@ -44,7 +44,7 @@ public enum FoundationSaving {
     var exitHookInstalled = false
   }
 
-  private static let state = Mutex(State())
+  private static let state = Lock(State())
   private static let queue = DispatchQueue(label: "UserDefault.FoundationSaving")
 
   static func scheduleSave(of defaults: UserDefaults, suite: SuiteContext) {

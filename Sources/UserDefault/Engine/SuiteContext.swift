@@ -13,7 +13,7 @@ final class SuiteContext: Sendable {
   let seesEveryWrite: Bool
   let cache = DecodedValueCache()
   let hub: ChangeHub
-  private let notifications = Mutex<FoundationChangeNotifications?>(nil)
+  private let notifications = Lock<FoundationChangeNotifications?>(nil)
 
   /// The suite's notification watcher, if a key of it was ever observed.
   var foundationNotificationsIfWatched: FoundationChangeNotifications? {
@@ -51,7 +51,7 @@ final class SuiteContext: Sendable {
     }
   }
 
-  private static let foundationContexts = Mutex<[String: SuiteContext]>([:])
+  private static let foundationContexts = Lock<[String: SuiteContext]>([:])
 }
 
 extension UserDefaults {
@@ -81,7 +81,7 @@ enum FoundationInstances {
     let context: SuiteContext
   }
 
-  private static let known = Mutex<[ObjectIdentifier: Known]>([:])
+  private static let known = Lock<[ObjectIdentifier: Known]>([:])
 
   static func context(of defaults: UserDefaults) -> SuiteContext {
     let id = ObjectIdentifier(defaults)

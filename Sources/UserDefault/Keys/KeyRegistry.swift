@@ -40,7 +40,7 @@ public enum KeyRegistry {
     var reported: Set<[Declaration]> = []
   }
 
-  private static let state = Mutex(State())
+  private static let state = Lock(State())
 
   /// Every declaration registered so far, sorted by name.
   public static var declarations: [Declaration] {

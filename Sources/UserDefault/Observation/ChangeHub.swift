@@ -28,7 +28,7 @@ final class ChangeHub: Sendable {
   }
 
   let suite: String?
-  private let state = Mutex(State())
+  private let state = Lock(State())
   /// How many listeners exist; lets writes skip all observation work when zero.
   private let listenerCount = Atomic<Int>(0)
   let tracking = TrackedKeys()

@@ -19,7 +19,7 @@ final class FoundationChangeNotifications: Sendable {
   }
 
   private let suite: SuiteContext
-  private let state = Mutex(State())
+  private let state = Lock(State())
 
   private init(suite: SuiteContext) {
     self.suite = suite

@@ -9,7 +9,7 @@ import Synchronization
 /// own check; a change pays a registrar call only for names that were ever read.
 final class TrackedKeys: Observable, Sendable {
   private let registrar = ObservationRegistrar()
-  private let paths = Mutex<[String: KeyPath<TrackedKeys, Int>]>([:])
+  private let paths = Lock<[String: KeyPath<TrackedKeys, Int>]>([:])
 
   /// A per-key subject for the registrar; its value is never used.
   subscript(key name: String) -> Int { 0 }

@@ -12,7 +12,7 @@ import Synchronization
 enum EntryProbe {
   final class Probe: Sendable {
     let pretendsAbsent: Bool
-    private let recordedKey = Mutex<String?>(nil)
+    private let recordedKey = Lock<String?>(nil)
 
     init(pretendsAbsent: Bool) { self.pretendsAbsent = pretendsAbsent }
 

@@ -195,7 +195,7 @@ final class StoreEngine: Sendable {
     // Only reached inside `state`'s lock; values are immutable property-list objects.
     var state = State()
   }
-  private let state = Mutex(Guarded())
+  private let state = Lock(Guarded())
   private let queue = DispatchQueue(label: "UserDefault.PreferencesStore")
 
   init(suite: String?, file: PreferencesFile?, flushWindow: Duration, problem: DefaultsError?) {
@@ -404,7 +404,7 @@ enum LiveStores {
     // Only read and written inside `stores`' lock, or copied out as a strong reference.
     weak var store: StoreEngine?
   }
-  private static let stores = Mutex<[Weak]>([])
+  private static let stores = Lock<[Weak]>([])
 
   static func add(_ store: StoreEngine) {
     let first = stores.withLock { stores in

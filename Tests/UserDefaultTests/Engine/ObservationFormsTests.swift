@@ -166,14 +166,15 @@ struct ObservationFormsTests {
   }
 
   @Test func severalKeysSequenceStopsListeningWhenTheTaskIsCancelled() async {
-    // UserDefaults is thread-safe but not marked Sendable.
-    nonisolated(unsafe) let store = PreferencesStore.inMemory()
+    let store = PreferencesStore.inMemory()
     let a = UserDefaults.Key<Int>(uniqueKey(), default: 0)
-    let started = DispatchSemaphore(value: 0)
+    let updates = store.updates([a])
+    let (started, signal) = AsyncStream<Void>.makeStream()
     let task = Task {
-      for await _ in store.updates([a]) { started.signal() }
+      for await _ in updates { signal.yield() }
     }
-    #expect(started.wait(timeout: .now() + 10) == .success)
+    #expect(await first(of: started, within: .seconds(10)) != nil)
+    #expect(store.access.suite.hub.hasListeners(for: a.name))
     task.cancel()
     await task.value
     #expect(!store.access.suite.hub.hasListeners(for: a.name))

@@ -27,8 +27,8 @@ final class TestSuite {
 
 /// Records every diagnostic of the test process so each test can look at its own.
 enum Diagnostics {
-  private static let recorded = Mutex<[DefaultsDiagnostic]>([])
-  private static let installed = Mutex(false)
+  private static let recorded = Lock<[DefaultsDiagnostic]>([])
+  private static let installed = Lock(false)
 
   static func installRecorder() {
     installed.withLock { installed in
@@ -97,7 +97,7 @@ final class TemporaryDirectory {
 
 /// Values recorded from callbacks on any thread.
 final class Recorder<Value: Sendable>: Sendable {
-  private let values = Mutex<[Value]>([])
+  private let values = Lock<[Value]>([])
   func append(_ value: Value) { values.withLock { $0.append(value) } }
   var all: [Value] { values.withLock { $0 } }
 }
