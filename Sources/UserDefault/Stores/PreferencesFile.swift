@@ -69,10 +69,14 @@ struct PreferencesFile: Sendable {
   /// Writes `values` durably. Throws a message on failure; the old file stays intact.
   func write(_ values: [String: Any]) throws(DefaultsError) {
     let data: Data
-    do {
-      data = try PropertyListSerialization.data(fromPropertyList: values, format: .xml, options: 0)
-    } catch {
-      throw DefaultsError(.failedSave, "the values could not be serialised: \(error)")
+    if let written = PropertyListXMLWriter.data(for: values) {
+      data = written
+    } else {
+      do {
+        data = try PropertyListSerialization.data(fromPropertyList: values, format: .xml, options: 0)
+      } catch {
+        throw DefaultsError(.failedSave, "the values could not be serialised: \(error)")
+      }
     }
     let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
     let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)

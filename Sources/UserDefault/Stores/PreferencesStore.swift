@@ -185,7 +185,10 @@ final class StoreEngine: Sendable {
   private struct State {
     var values: [String: Any] = [:]
     var registered: [String: Any] = [:]
-    var changed: Set<String> = []
+    /// Names changed since their last flush, with the number of the latest change, so a
+    /// flush only clears a name when no newer change came in while it wrote.
+    var changed: [String: UInt64] = [:]
+    var changeCount: UInt64 = 0
     var isFlushScheduled = false
     var fileIdentity: PreferencesFile.Identity?
     var poller: DispatchSourceTimer?
@@ -259,7 +262,8 @@ final class StoreEngine: Sendable {
         default: break
         }
         guarded.state.values[name] = new
-        guarded.state.changed.insert(name)
+        guarded.state.changeCount += 1
+        guarded.state.changed[name] = guarded.state.changeCount
         applied.append(ChangeHub.Change(name: name, oldObject: old, newObject: new))
       }
       let schedule = !applied.isEmpty && file != nil && !guarded.state.isFlushScheduled
@@ -298,24 +302,29 @@ final class StoreEngine: Sendable {
   }
 
   private func flushOnQueue(_ file: PreferencesFile) throws(DefaultsError) {
-    let pending = state.withLock { guarded in
-      guarded.state.isFlushScheduled = false
-      return guarded.state.changed
-    }
+    state.withLock { $0.state.isFlushScheduled = false }
     do throws(DefaultsError) {
       try file.prepareDirectory()
       let lock = FileLock(path: file.lockPath)
       defer { lock.unlock() }
-      var merged = readForMerge(file)
-      let snapshot = state.withLock { guarded in
-        pending.map { ($0, guarded.state.values[$0]) }
+      // When the file is the one this store last wrote or read, it holds this store's
+      // values minus the pending changes: the whole memory is the merge, with no read.
+      let unchangedIdentity = file.identity()
+      let (pending, current, isFileKnown) = state.withLock { guarded in
+        let isKnown = unchangedIdentity != nil && unchangedIdentity == guarded.state.fileIdentity
+        return (guarded.state.changed, guarded.state.values, isKnown)
       }
-      for (name, value) in snapshot { merged[name] = value }
-      if !pending.isEmpty || merged.isEmpty == false {
+      var merged: [String: Any]
+      if isFileKnown {
+        merged = current
+      } else {
+        merged = readForMerge(file)
+        for name in pending.keys { merged[name] = current[name] }
+      }
+      if !pending.isEmpty {
         try file.write(merged)
       }
-      let identity = file.identity()
-      adopt(merged, identity: identity, flushed: pending)
+      adopt(merged, identity: file.identity(), flushed: pending, compare: !isFileKnown)
     } catch {
       DefaultsDiagnostics.report(error.kind, key: nil, suite: suiteContext.name, error.message)
       throw error
@@ -341,17 +350,22 @@ final class StoreEngine: Sendable {
         + (backup.map { "moved to \($0)" } ?? "left in place") + "; continuing from memory")
   }
 
-  /// Takes the file's content as the new state, keeping local changes made since the
-  /// flush began, and tells observers about keys another process changed.
+  /// Takes the file's content as the new state, keeping local changes newer than the
+  /// flush, and tells observers about keys another process changed. `compare: false`
+  /// when `disk` is known to equal this store's values (a flush that read nothing).
   private func adopt(
-    _ disk: [String: Any], identity: PreferencesFile.Identity?, flushed: Set<String>
+    _ disk: [String: Any], identity: PreferencesFile.Identity?, flushed: [String: UInt64],
+    compare: Bool = true
   ) {
     let changes = state.withLock { guarded in
-      guarded.state.changed.subtract(flushed)
+      for (name, count) in flushed where guarded.state.changed[name] == count {
+        guarded.state.changed[name] = nil
+      }
       guarded.state.fileIdentity = identity
+      guard compare else { return [ChangeHub.Change]() }
       var changes: [ChangeHub.Change] = []
-      let names = Set(disk.keys).union(guarded.state.values.keys).subtracting(guarded.state.changed)
-      for name in names {
+      for name in Set(disk.keys).union(guarded.state.values.keys)
+      where guarded.state.changed[name] == nil {
         let old = guarded.state.values[name]
         let new = disk[name]
         switch (old, new) {
@@ -379,8 +393,8 @@ final class StoreEngine: Sendable {
       let lock = FileLock(path: file.lockPath)
       let contents = file.read()
       switch contents {
-      case .missing: adopt([:], identity: nil, flushed: [])
-      case .values(let values): adopt(values, identity: file.identity(), flushed: [])
+      case .missing: adopt([:], identity: nil, flushed: [:])
+      case .values(let values): adopt(values, identity: file.identity(), flushed: [:])
       case .damaged: break
       }
       // The flush below takes the file lock itself; flock would wait on this holder.
@@ -389,8 +403,10 @@ final class StoreEngine: Sendable {
         reportDamage(reason, backup: backup)
         // Nothing on disk was readable: write memory back so the file is whole again.
         state.withLock { guarded in
-          let names = Array(guarded.state.values.keys)
-          guarded.state.changed.formUnion(names)
+          for name in guarded.state.values.keys {
+            guarded.state.changeCount += 1
+            guarded.state.changed[name] = guarded.state.changeCount
+          }
         }
         try? flushOnQueue(file)
       }

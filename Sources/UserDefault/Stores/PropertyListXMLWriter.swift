@@ -1,0 +1,163 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Writes a dictionary of property-list objects as an XML property list, in the layout
+/// Foundation writes (tab indentation, keys sorted, dates to the second).
+///
+/// The store writes its file with this instead of `PropertyListSerialization` because on
+/// Linux the latter spends about 12 ms serialising 1,000 integers (bridging every value to
+/// an `NSObject`), which dominated a flush; this writer takes well under a millisecond for
+/// the same (see the benchmark). Reading still goes through `PropertyListSerialization`,
+/// and the tests check that every value written here parses back equal. Anything it is
+/// not sure to write exactly (an unknown object type, a string holding NUL) makes it
+/// return `nil`, and the caller falls back to `PropertyListSerialization`.
+struct PropertyListXMLWriter {
+  private var bytes: [UInt8] = []
+
+  /// The XML form of `values`, or `nil` when it must be left to Foundation.
+  static func data(for values: [String: Any]) -> Data? {
+    var writer = PropertyListXMLWriter()
+    writer.bytes.reserveCapacity(64 + values.count * 48)
+    writer.append(
+      """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+      <plist version="1.0">
+
+      """)
+    guard writer.write(dictionary: values, depth: 0) else { return nil }
+    writer.append("</plist>\n")
+    return Data(writer.bytes)
+  }
+
+  private mutating func append(_ text: String) {
+    bytes.append(contentsOf: text.utf8)
+  }
+
+  private mutating func indent(_ depth: Int) {
+    bytes.append(contentsOf: repeatElement(UInt8(ascii: "\t"), count: depth))
+  }
+
+  private mutating func element(_ name: String, _ content: String, depth: Int) {
+    indent(depth)
+    append("<\(name)>")
+    append(content)
+    append("</\(name)>\n")
+  }
+
+  /// Appends `text` with the three characters XML reserves escaped; `false` for NUL,
+  /// which no XML document can hold.
+  private mutating func escaped(_ text: String) -> Bool {
+    for byte in text.utf8 {
+      switch byte {
+      case 0: return false
+      case UInt8(ascii: "&"): append("&amp;")
+      case UInt8(ascii: "<"): append("&lt;")
+      case UInt8(ascii: ">"): append("&gt;")
+      default: bytes.append(byte)
+      }
+    }
+    return true
+  }
+
+  private mutating func write(dictionary: [String: Any], depth: Int) -> Bool {
+    indent(depth)
+    if dictionary.isEmpty {
+      append("<dict/>\n")
+      return true
+    }
+    append("<dict>\n")
+    for key in dictionary.keys.sorted() {
+      indent(depth + 1)
+      append("<key>")
+      guard escaped(key) else { return false }
+      append("</key>\n")
+      guard write(dictionary[key]!, depth: depth + 1) else { return false }
+    }
+    indent(depth)
+    append("</dict>\n")
+    return true
+  }
+
+  private mutating func write(_ value: Any, depth: Int) -> Bool {
+    switch value {
+    case let string as String:
+      indent(depth)
+      append("<string>")
+      guard escaped(string) else { return false }
+      append("</string>\n")
+    case let number as NSNumber:
+      write(number: number, depth: depth)
+    case let data as Data:
+      indent(depth)
+      append("<data>\n")
+      indent(depth)
+      append(data.base64EncodedString())
+      append("\n")
+      indent(depth)
+      append("</data>\n")
+    case let date as Date:
+      element("date", Self.format(date), depth: depth)
+    case let array as [Any]:
+      indent(depth)
+      if array.isEmpty {
+        append("<array/>\n")
+        return true
+      }
+      append("<array>\n")
+      for element in array {
+        guard write(element, depth: depth + 1) else { return false }
+      }
+      indent(depth)
+      append("</array>\n")
+    case let dictionary as [String: Any]:
+      return write(dictionary: dictionary, depth: depth)
+    default:
+      return false
+    }
+    return true
+  }
+
+  /// Booleans, integers (signed and unsigned 64-bit) and reals, told apart the way
+  /// Foundation does: by the number's stored type, not its value.
+  private mutating func write(number: NSNumber, depth: Int) {
+    // Bool and Foundation's boolean objects report "c" (a C char).
+    if UInt8(bitPattern: number.objCType.pointee) == UInt8(ascii: "c") {
+      indent(depth)
+      append(number.boolValue ? "<true/>\n" : "<false/>\n")
+      return
+    }
+    switch UInt8(bitPattern: number.objCType.pointee) {
+    case UInt8(ascii: "d"), UInt8(ascii: "f"):
+      element("real", Self.format(number.doubleValue), depth: depth)
+    case UInt8(ascii: "Q"), UInt8(ascii: "L"), UInt8(ascii: "I"):
+      element("integer", String(number.uint64Value), depth: depth)
+    default:
+      element("integer", String(number.int64Value), depth: depth)
+    }
+  }
+
+  private static func format(_ real: Double) -> String {
+    if real.isInfinite { return real < 0 ? "-infinity" : "+infinity" }
+    return real.description  // shortest text that reads back as the same Double; "nan"
+  }
+
+  /// `yyyy-MM-ddTHH:mm:ssZ` in UTC, whole seconds (what Foundation writes).
+  private static func format(_ date: Date) -> String {
+    var seconds = time_t(Int(date.timeIntervalSince1970.rounded(.down)))
+    var parts = tm()
+    gmtime_r(&seconds, &parts)
+    func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+    var year = String(Int(parts.tm_year) + 1900)
+    while year.count < 4 { year = "0" + year }
+    return
+      "\(year)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
+  }
+}

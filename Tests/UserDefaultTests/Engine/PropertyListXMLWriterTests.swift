@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+
+@testable import UserDefault
+
+@Suite("The store's XML property-list writer")
+struct PropertyListXMLWriterTests {
+  static var values: [String: Any] {
+    [
+      "true": true, "false": false, "int": Int.max, "negative": Int.min, "uint64": UInt64.max,
+      "double": 0.1 + 0.2, "negativeZero": -0.0, "tiny": Double.leastNonzeroMagnitude, "huge": 1.7976931348623157e308,
+      "infinity": Double.infinity, "minusInfinity": -Double.infinity, "float": Float(0.1),
+      "string": "a & b < c > d \"quoted\" 'single' é 😀 \t\r\n\u{1}", "empty": "",
+      "data": Data([0, 1, 2, 254, 255]), "emptyData": Data(),
+      "date": Date(timeIntervalSinceReferenceDate: 123_456_789),
+      "oldDate": Date(timeIntervalSince1970: -86_400 * 365 * 100),
+      "array": [1, "two", 3.5, [true], ["k": "v"]] as [Any], "emptyArray": [Any](),
+      "dictionary": ["nested": ["deeper": [1, 2]], "<odd key>": 1] as [String: Any],
+      "emptyDictionary": [String: Any](),
+      "nsNumberBool": NSNumber(value: true), "nsNumberInt": NSNumber(value: 7),
+      "nsNumberDouble": NSNumber(value: 2.5),
+    ]
+  }
+
+  @Test func everyValueParsesBackEqualWithFoundation() throws {
+    let data = try #require(PropertyListXMLWriter.data(for: Self.values))
+    let parsed = try PropertyListSerialization.propertyList(from: data, format: nil)
+    let dictionary = try #require(parsed as? [String: Any])
+    #expect(Set(dictionary.keys) == Set(Self.values.keys))
+    for (key, value) in Self.values {
+      #expect(PropertyListEquality.isEqual(dictionary[key]!, value), "\(key)")
+    }
+    // Kinds are kept: a Boolean stays Boolean, an integer stays an integer.
+    #expect(dictionary["true"] is Bool)
+    #expect(String(cString: (dictionary["int"] as! NSNumber).objCType) != "d")
+    #expect(String(cString: (dictionary["double"] as! NSNumber).objCType) == "d")
+  }
+
+  @Test func layoutMatchesFoundationForSimpleValues() throws {
+    let values: [String: Any] = ["b": true, "i": 5, "r": 1.5, "s": "x", "a": [1, "y"] as [Any]]
+    let ours = try #require(PropertyListXMLWriter.data(for: values))
+    let foundation = try PropertyListSerialization.data(
+      fromPropertyList: values, format: .xml, options: 0)
+    #expect(String(decoding: ours, as: UTF8.self) == String(decoding: foundation, as: UTF8.self))
+  }
+
+  @Test func stringsWithNulAreLeftToFoundation() {
+    #expect(PropertyListXMLWriter.data(for: ["nul": "a\u{0}b"]) == nil)
+    #expect(PropertyListXMLWriter.data(for: ["a\u{0}": 1]) == nil)
+  }
+
+  @Test func storeFilesWrittenWithTheWriterAreReadByFoundation() throws {
+    let directory = TemporaryDirectory()
+    Diagnostics.installRecorder()
+    let store = try PreferencesStore(suiteName: "writer", directory: directory.path)
+    for (key, value) in Self.values { store.set(value, forKey: key) }
+    try store.flush()
+    let data = try #require(FileManager.default.contents(atPath: directory.path + "/writer.plist"))
+    let parsed = try #require(
+      try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any])
+    for (key, value) in Self.values {
+      #expect(PropertyListEquality.isEqual(parsed[key] ?? "missing", value), "\(key)")
+    }
+  }
+}
