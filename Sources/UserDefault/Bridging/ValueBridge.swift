@@ -9,11 +9,12 @@ import Synchronization
 /// `Any` (property-list objects, validated), and finally `Codable` (a JSON string).
 /// A type that matches none of these makes every write fail with
 /// ``DefaultsDiagnostic/Kind/unsupportedType``; reads give the default.
+@usableFromInline
 struct ValueBridge<Value>: Sendable {
   let coding: any ValueCoding<Value>
   /// Identifies this bridge in the decoded-value cache: a value decoded by one bridge is
   /// never handed to a reader using another (another type, or other JSON coders).
-  let token = BridgeToken()
+  @usableFromInline let token = BridgeToken()
 
   var storage: StorageForm { coding.storage }
 
@@ -40,6 +41,7 @@ struct ValueBridge<Value>: Sendable {
 }
 
 /// An identity for a bridge; see ``ValueBridge/token``.
+@usableFromInline
 final class BridgeToken: Sendable {}
 
 private let sharedBridges = Lock<[ObjectIdentifier: any Sendable]>([:])

@@ -6,25 +6,58 @@ import Foundation
 /// decode. Writes go: encode → refuse or store → invalidate cache → notify the hub →
 /// schedule saving. Nothing else in the library calls `object(forKey:)` or
 /// `set(_:forKey:)` for a typed value.
+@usableFromInline
 struct DefaultsAccess {
   let defaults: UserDefaults
   let suite: SuiteContext
 
   // MARK: Reading
 
+  /// What the cache knows about a name, found without generic code (the read path is
+  /// inlined into callers and specialised there; only the last step is per type).
+  @usableFromInline
+  enum CacheProbe {
+    /// A decoded value or an undecodable object, still matching the store.
+    case hit(DecodedValueCache.Entry)
+    /// Nothing stored.
+    case absent
+    /// A stored object the cache does not hold (yet).
+    case miss(Any)
+  }
+
   /// The stored value, or `nil` when nothing is stored or the stored value cannot be read
   /// (reported once per stored value, left as it is).
+  @inlinable
   func read<Value>(_ key: KeyDescriptor<Value>) -> Value? {
-    suite.hub.tracking.access(key.name)
-    let token = key.bridge.token
-    if suite.seesEveryWrite, let cached = suite.cache.lookup(key.name, token: token, object: nil) {
-      return try? cached.get() as? Value
+    switch probe(key.name, key.trackingPath, key.bridge.token) {
+    case .hit(let entry): return (entry as? DecodedValueCache.Decoded<Value>)?.value
+    case .absent: return nil
+    case .miss(let object): return decode(object, key)
     }
-    guard let object = defaults.object(forKey: key.name) else { return nil }
-    if let cached = suite.cache.lookup(key.name, token: token, object: object) {
-      return try? cached.get() as? Value
+  }
+
+  /// The stored value, or the key's default.
+  @inlinable
+  func value<Value>(_ key: KeyDescriptor<Value>) -> Value {
+    if let value = read(key) { return value }
+    return key.defaultValue.value
+  }
+
+  @usableFromInline
+  func probe(_ name: String, _ path: TrackedKeys.Path, _ token: BridgeToken) -> CacheProbe {
+    suite.hub.tracking.access(path)
+    if suite.seesEveryWrite, let entry = suite.cache.lookup(name, token: token, object: nil) {
+      return .hit(entry)
     }
-    let result: Result<Any, DefaultsError>
+    guard let object = defaults.object(forKey: name) else { return .absent }
+    if let entry = suite.cache.lookup(name, token: token, object: object) { return .hit(entry) }
+    return .miss(object)
+  }
+
+  /// Decodes a stored object the cache does not hold, and caches the outcome.
+  @usableFromInline
+  func decode<Value>(_ object: Any, _ key: KeyDescriptor<Value>) -> Value? {
+    let result: Result<Value, DefaultsError>
     do {
       result = .success(try key.bridge.decode(object))
     } catch {
@@ -33,18 +66,13 @@ struct DefaultsAccess {
         error.kind, key: key.name, suite: suite.name,
         "\(error.message); reading the default instead, the stored value is left as it is")
     }
-    suite.cache.store(key.name, token: token, object: object, result: result)
-    return try? result.get() as? Value
-  }
-
-  /// The stored value, or the key's default.
-  func value<Value>(_ key: KeyDescriptor<Value>) -> Value {
-    read(key) ?? key.defaultValue.value
+    suite.cache.store(key.name, token: key.bridge.token, object: object, result: result)
+    return try? result.get()
   }
 
   /// Whether anything is stored under `name` (registered defaults included).
   func hasStoredValue(_ name: String) -> Bool {
-    suite.hub.tracking.access(name)
+    suite.hub.tracking.access(TrackedKeys.path(for: name))
     return defaults.object(forKey: name) != nil
   }
 
@@ -52,6 +80,7 @@ struct DefaultsAccess {
 
   /// Stores `value`; an optional `nil` removes the stored value. A value that cannot be
   /// stored, or an invalid key name, is reported and nothing is written.
+  @usableFromInline
   func write<Value>(_ value: Value, for key: KeyDescriptor<Value>) {
     guard key.isValidName else {
       KeyName.validate(key.name, suite: suite.name)

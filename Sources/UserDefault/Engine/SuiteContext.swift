@@ -58,17 +58,14 @@ extension UserDefaults {
   /// The library's path to this instance: bridging, cache and notification in one place.
   /// Cost: for the library's own stores a cast; for Foundation instances a cast plus one
   /// lock and lookup (the suite name is found once per instance).
+  @usableFromInline
   var access: DefaultsAccess {
-    if let store = self as? LibraryManagedDefaults {
+    // A class cast: cheaper than asking for a protocol conformance on every read.
+    if let store = self as? PreferencesStore {
       return DefaultsAccess(defaults: self, suite: store.suiteContext)
     }
     return DefaultsAccess(defaults: self, suite: FoundationInstances.context(of: self))
   }
-}
-
-/// A `UserDefaults` subclass of the library's own, whose writes all reach its context.
-protocol LibraryManagedDefaults: UserDefaults {
-  var suiteContext: SuiteContext { get }
 }
 
 /// Finds the suite of a Foundation `UserDefaults` instance, which Foundation does not

@@ -1,10 +1,12 @@
 /// The value a key reads as when nothing (readable) is stored.
+@usableFromInline
 enum DefaultValue<Value> {
   /// A value fixed when the key is made.
   case constant(Value)
   /// A value computed on every read that finds nothing stored, never at key creation.
   case computed(@Sendable () -> Value)
 
+  @inlinable
   var value: Value {
     switch self {
     case .constant(let value): value

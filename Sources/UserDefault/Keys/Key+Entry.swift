@@ -4,23 +4,35 @@ extension UserDefaults.Key {
   /// The value stored under this key in `defaults`, or its default: what a property
   /// declared with `@DefaultEntry` reads.
   ///
-  /// Same cost as `defaults[key]` plus one task-local read, which lets the key-path
-  /// wrapper learn the entry's key and default by running its getter.
+  /// Same cost as `defaults[key]` plus one atomic load, which lets the key-path wrapper
+  /// learn the entry's key and default by running its getter (see `EntryProbe`).
+  @inlinable
   public func value(in defaults: UserDefaults) -> Value {
-    if let probe = EntryProbe.current {
-      probe.record(name)
-      if probe.pretendsAbsent { return defaultValue }
-    }
+    if EntryProbe.isInstalledAnywhere, let probed = valueUnderProbe() { return probed }
     return defaults.access.value(descriptor)
   }
 
   /// Stores `value` under this key in `defaults` (`nil` on an optional key removes it):
   /// what a property declared with `@DefaultEntry` writes.
+  @inlinable
   public func store(_ value: Value, in defaults: UserDefaults) {
-    if let probe = EntryProbe.current {
-      probe.record(name)
-      return
-    }
+    if EntryProbe.isInstalledAnywhere, recordUnderProbe() { return }
     defaults.access.write(value, for: descriptor)
+  }
+
+  /// The default, when the caller's task probes entries and wants them to read as absent.
+  @usableFromInline
+  func valueUnderProbe() -> Value? {
+    guard let probe = EntryProbe.current else { return nil }
+    probe.record(name)
+    return probe.pretendsAbsent ? defaultValue : nil
+  }
+
+  /// Whether the caller's task probes entries (the write is then only recorded).
+  @usableFromInline
+  func recordUnderProbe() -> Bool {
+    guard let probe = EntryProbe.current else { return false }
+    probe.record(name)
+    return true
   }
 }

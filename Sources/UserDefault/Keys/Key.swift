@@ -33,7 +33,7 @@ extension UserDefaults {
 
     /// The name the value is stored under.
     public let name: String
-    let descriptor: KeyDescriptor<Value>
+    @usableFromInline let descriptor: KeyDescriptor<Value>
 
     init(name: String, defaultValue: DefaultValue<Value>, file: StaticString, line: UInt) {
       self.name = name
@@ -79,6 +79,7 @@ extension UserDefaults {
   /// Reading costs a lookup plus, when the stored value changed since the last read, one
   /// decode (see ``DecodedValueCache``). A stored value that cannot be read returns the
   /// default and is reported. Writing costs an encode and the store's write.
+  @inlinable
   public subscript<Value>(key: Key<Value>) -> Value {
     get { access.value(key.descriptor) }
     set { access.write(newValue, for: key.descriptor) }

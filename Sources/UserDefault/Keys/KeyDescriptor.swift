@@ -2,18 +2,22 @@
 /// bridged and what it reads as when absent. Every surface (typed keys, the three
 /// property wrappers, `SafeDefaults`, entries) reduces to one of these, so none of them
 /// encodes, caches or notifies on its own.
+@usableFromInline
 struct KeyDescriptor<Value> {
-  let name: String
-  let bridge: ValueBridge<Value>
-  let defaultValue: DefaultValue<Value>
+  @usableFromInline let name: String
+  @usableFromInline let bridge: ValueBridge<Value>
+  @usableFromInline let defaultValue: DefaultValue<Value>
   /// Whether the name can be stored; an invalid key refuses writes (see ``KeyName``).
   let isValidName: Bool
+  /// The key path that stands for this name in the Observation framework, looked up once.
+  @usableFromInline let trackingPath: TrackedKeys.Path
 
   init(name: String, bridge: ValueBridge<Value>, defaultValue: DefaultValue<Value>) {
     self.name = name
     self.bridge = bridge
     self.defaultValue = defaultValue
     self.isValidName = KeyName.problem(with: name) == nil
+    self.trackingPath = TrackedKeys.path(for: name)
   }
 
   /// A descriptor for the `UserDefaultable` helpers, which carry no default of their own.

@@ -27,7 +27,7 @@ final class FoundationChangeNotifications: Sendable {
 
   /// Starts watching `names` of `defaults` when it is a Foundation instance.
   static func watch(_ defaults: UserDefaults, names: [String]) {
-    guard !(defaults is LibraryManagedDefaults) else { return }
+    guard !(defaults is PreferencesStore) else { return }
     let context = defaults.access.suite
     let watcher = context.foundationNotifications { FoundationChangeNotifications(suite: context) }
     watcher.state.withLock { state in
@@ -50,7 +50,7 @@ final class FoundationChangeNotifications: Sendable {
 
   func handle(_ notification: Notification) {
     guard !Self.isLibraryWriting, let defaults = notification.object as? UserDefaults,
-      !(defaults is LibraryManagedDefaults), FoundationInstances.context(of: defaults) === suite
+      !(defaults is PreferencesStore), FoundationInstances.context(of: defaults) === suite
     else { return }
     let changes = state.withLock { state in
       var changes: [ChangeHub.Change] = []

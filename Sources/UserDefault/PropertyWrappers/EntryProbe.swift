@@ -9,6 +9,7 @@ import Synchronization
 /// stored, so the getter returns its default. Entries that bypass the helpers report no
 /// key (the key path's description stands in, and removal does nothing). Cost: one run of
 /// the getter per question.
+@usableFromInline
 enum EntryProbe {
   final class Probe: Sendable {
     let pretendsAbsent: Bool
@@ -23,13 +24,31 @@ enum EntryProbe {
     var key: String? { recordedKey.withLock { $0 } }
   }
 
-  @TaskLocal static var current: Probe?
+  @TaskLocal private static var installed: Probe?
+  /// How many probes are installed anywhere; reading a task-local costs about 100 ns, so
+  /// every entry read first checks this (one atomic load) and skips it when zero.
+  private static let installedCount = Atomic<Int>(0)
+
+  /// Whether any task has a probe installed; when false, no entry read needs to look.
+  @usableFromInline
+  static var isInstalledAnywhere: Bool { installedCount.load(ordering: .relaxed) > 0 }
+
+  /// The probe installed by the caller's task, if any.
+  static var current: Probe? {
+    installedCount.load(ordering: .relaxed) > 0 ? installed : nil
+  }
+
+  private static func probing<Result>(_ probe: Probe, _ body: () -> Result) -> Result {
+    installedCount.add(1, ordering: .relaxed)
+    defer { installedCount.subtract(1, ordering: .relaxed) }
+    return $installed.withValue(probe, operation: body)
+  }
 
   static func key<Value>(of keyPath: KeyPath<UserDefaults, Value>, in defaults: UserDefaults)
     -> String
   {
     let probe = Probe(pretendsAbsent: true)
-    $current.withValue(probe) { _ = defaults[keyPath: keyPath] }
+    probing(probe) { _ = defaults[keyPath: keyPath] }
     return probe.key ?? String(describing: keyPath)
   }
 
@@ -38,6 +57,6 @@ enum EntryProbe {
   )
     -> Value
   {
-    $current.withValue(Probe(pretendsAbsent: true)) { defaults[keyPath: keyPath] }
+    probing(Probe(pretendsAbsent: true)) { defaults[keyPath: keyPath] }
   }
 }

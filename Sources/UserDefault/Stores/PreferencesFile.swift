@@ -73,7 +73,8 @@ struct PreferencesFile: Sendable {
       data = written
     } else {
       do {
-        data = try PropertyListSerialization.data(fromPropertyList: values, format: .xml, options: 0)
+        data = try PropertyListSerialization.data(
+          fromPropertyList: values, format: .xml, options: 0)
       } catch {
         throw DefaultsError(.failedSave, "the values could not be serialised: \(error)")
       }

@@ -25,7 +25,7 @@ import Synchronization
 ///   emptiness. A missing parent directory, a read-only one, or no `HOME`: reported,
 ///   values stay in memory, nothing is written elsewhere.
 /// - `register(defaults:)` is per instance, unlike Foundation's process-wide registration.
-open class PreferencesStore: UserDefaults, LibraryManagedDefaults {
+open class PreferencesStore: UserDefaults {
   let engine: StoreEngine
 
   /// How long a write may wait before it is flushed to disk.

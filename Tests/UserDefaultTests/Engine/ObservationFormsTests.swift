@@ -40,7 +40,11 @@ struct ObservationFormsTests {
     /// Arms the Observation framework for the next change of `key`.
     func track(_ defaults: UserDefaults, _ key: UserDefaults.Key<Int>) {
       let fired = trackingFired
-      withObservationTracking { _ = defaults[key] } onChange: { fired.increment() }
+      withObservationTracking {
+        _ = defaults[key]
+      } onChange: {
+        fired.increment()
+      }
     }
   }
 
@@ -65,8 +69,10 @@ struct ObservationFormsTests {
         .wrappedValue = 2
     },
     Write(description: "UserDefaultsWrapper", expected: 3) { suite, key in
-      UserDefaultsWrapper<Int>(key: key.name, default: 0, userDefaults: UserDefaults(suiteName: suite)!)
-        .wrappedValue = 3
+      UserDefaultsWrapper<Int>(
+        key: key.name, default: 0, userDefaults: UserDefaults(suiteName: suite)!
+      )
+      .wrappedValue = 3
     },
     Write(description: "SafeDefaults", expected: 4) { suite, _ in
       Books(userDefaults: UserDefaults(suiteName: suite)!).set(4, forKey: .observed)
@@ -133,7 +139,11 @@ struct ObservationFormsTests {
     let projection = UserDefault(key, defaults: store).projectedValue.observe {
       if $0.newValue == 0 { projected.signal() }
     }
-    withObservationTracking { _ = store[key] } onChange: { tracked.signal() }
+    withObservationTracking {
+      _ = store[key]
+    } onChange: {
+      tracked.signal()
+    }
     let stream = store.updates(key, initial: false)
 
     let child = try ChildProcess.run(
@@ -186,7 +196,11 @@ struct ObservationFormsTests {
     let heard = Recorder<Int>()
     let observation = store.observe(key) { change in heard.append(change.newValue) }
     let tracked = Counter()
-    withObservationTracking { _ = store[key] } onChange: { tracked.increment() }
+    withObservationTracking {
+      _ = store[key]
+    } onChange: {
+      tracked.increment()
+    }
     store.withoutPropagation { store[key] = 1 }
     #expect(store[key] == 1)
     #expect(heard.all.isEmpty)
@@ -237,16 +251,19 @@ struct ObservationFormsTests {
     // A plain Foundation call bypasses the library; Darwin then posts the notification
     // (Linux does not, so the test posts it as Darwin would).
     suite.defaults.set(5, forKey: key.name)
-    NotificationCenter.default.post(name: UserDefaults.didChangeNotification, object: suite.defaults)
+    NotificationCenter.default.post(
+      name: UserDefaults.didChangeNotification, object: suite.defaults)
     #expect(heard.all == [5])
     // A library write followed by the notification Darwin would post is delivered once.
     suite.defaults[key] = 6
-    NotificationCenter.default.post(name: UserDefaults.didChangeNotification, object: suite.defaults)
+    NotificationCenter.default.post(
+      name: UserDefaults.didChangeNotification, object: suite.defaults)
     #expect(heard.all == [5, 6])
     // A notification from another suite changes nothing here.
     let other = TestSuite()
     suite.defaults.set(7, forKey: key.name)
-    NotificationCenter.default.post(name: UserDefaults.didChangeNotification, object: other.defaults)
+    NotificationCenter.default.post(
+      name: UserDefaults.didChangeNotification, object: other.defaults)
     #expect(heard.all == [5, 6])
     observation.cancel()
   }

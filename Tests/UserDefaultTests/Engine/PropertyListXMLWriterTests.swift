@@ -8,7 +8,8 @@ struct PropertyListXMLWriterTests {
   static var values: [String: Any] {
     [
       "true": true, "false": false, "int": Int.max, "negative": Int.min, "uint64": UInt64.max,
-      "double": 0.1 + 0.2, "negativeZero": -0.0, "tiny": Double.leastNonzeroMagnitude, "huge": 1.7976931348623157e308,
+      "double": 0.1 + 0.2, "negativeZero": -0.0, "tiny": Double.leastNonzeroMagnitude,
+      "huge": 1.7976931348623157e308,
       "infinity": Double.infinity, "minusInfinity": -Double.infinity, "float": Float(0.1),
       "string": "a & b < c > d \"quoted\" 'single' é 😀 \t\r\n\u{1}", "empty": "",
       "data": Data([0, 1, 2, 254, 255]), "emptyData": Data(),
