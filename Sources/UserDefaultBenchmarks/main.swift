@@ -1,142 +1,217 @@
-// Measures the library against raw Foundation UserDefaults in one process and one run,
-// and prints ns/op (median of repetitions, with min and max) and the ratio library/raw.
+// Measures the library against raw Foundation `UserDefaults` in one process and one run,
+// prints ns/op (median of the repetitions, with min and max) and the ratio library/raw,
+// and writes the results as CSV and as an SVG chart of cost against suite size.
 //
-//   swift run -c release UserDefaultBenchmarks            full run
-//   swift run -c release UserDefaultBenchmarks --short    few iterations (CI: keeps it compiling)
+//   swift run -c release UserDefaultBenchmarks                 full run (10, 1,000, 100,000 keys)
+//   swift run -c release UserDefaultBenchmarks --short         a few iterations (CI: keeps it compiling)
+//   swift run -c release UserDefaultBenchmarks --output DIR    where results.csv and results.svg go
+//                                                              (default .build/benchmarks)
 import Foundation
 import Synchronization
-import UserDefault
+@_spi(Benchmarking) import UserDefault
 
-struct Profile: Codable, Sendable {
+struct Profile: Codable, Equatable, Sendable {
   var name: String
   var age: Int
-  var tags: [String]
+  var email: String
 }
 
-let short = CommandLine.arguments.contains("--short")
-let repetitions = short ? 3 : 7
-let sizes = short ? [10, 1_000] : [10, 1_000, 100_000]
-
-func nowNanoseconds() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
-
-/// ns per operation: median, min and max over repetitions of `iterations` calls.
-func measure(_ iterations: Int, _ body: () -> Void) -> (median: Double, min: Double, max: Double) {
-  var samples: [Double] = []
-  for _ in 0..<repetitions {
-    let start = nowNanoseconds()
-    for _ in 0..<iterations { body() }
-    samples.append(Double(nowNanoseconds() - start) / Double(iterations))
+let arguments = CommandLine.arguments
+let short = arguments.contains("--short")
+let outputDirectory =
+  arguments.firstIndex(of: "--output").flatMap {
+    arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil
   }
-  samples.sort()
-  return (samples[samples.count / 2], samples.first!, samples.last!)
-}
+  ?? ".build/benchmarks"
+let sizes = short ? [10, 1_000] : [10, 1_000, 100_000]
+let stopwatch = Stopwatch(
+  repetitions: short ? 3 : 7, repetitionBudget: short ? 200_000 : 40_000_000)
 
-func row(
-  _ name: String, _ size: Int, library: (median: Double, min: Double, max: Double),
-  raw: (median: Double, min: Double, max: Double)
-) {
-  let text = String(
-    format: "%@ %7d  lib %10.0f [%8.0f..%8.0f]  raw %11.0f [%9.0f..%9.0f]  ratio %.4f",
-    name as NSString, size, library.median, library.min, library.max, raw.median, raw.min, raw.max,
-    library.median / raw.median)
-  print(text)
-}
-
+// Foundation reads XDG_CONFIG_HOME when first used: point it (and the library's stores) at
+// a scratch directory so the benchmark never touches a real user's preferences.
 let scratch = NSTemporaryDirectory() + "UserDefaultBenchmarks-\(UUID().uuidString)"
-try? FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+setenv("XDG_CONFIG_HOME", scratch, 1)
+setenv("HOME", scratch, 1)
 defer { try? FileManager.default.removeItem(atPath: scratch) }
-FoundationSaving.isEnabled = false  // raw Foundation writes are not saved either
+FoundationSaving.isEnabled = false  // raw Foundation calls do not save either
 
-let floorLock = Mutex<[String: Any]>(["k": 1])
-let floor = measure(short ? 1_000 : 200_000) { _ = floorLock.withLock { $0["k"] as? Int } }
-print(String(format: "floor (lock + dictionary lookup): %.0f ns", floor.median))
-print(
-  "benchmark                       keys  library ns [min..max]           raw ns [min..max]              library/raw"
-)
+let report = Report()
+let floorLock = Mutex<[String: Int]>(["int": 42])
+let floorTiming = stopwatch.time { consume(floorLock.withLock { $0["int"] }) }
+report.printHeader(floor: floorTiming)
 
-let profile = Profile(name: "Ada", age: 36, tags: ["a", "b"])
 let encoder = JSONEncoder()
 let decoder = JSONDecoder()
+let profile = Profile(name: "Ada Lovelace", age: 36, email: "ada@example.com")
+let profiles = (0..<100).map { Profile(name: "Person \($0)", age: $0, email: "p\($0)@example.com") }
+var counter = 0
+var perObserverCost: Double?
 
 for size in sizes {
-  let suite = "bench-\(size)-\(UUID().uuidString)"
+  let suite = "bench-\(size)-\(UUID().uuidString.prefix(8))"
   let raw = UserDefaults(suiteName: suite)!
   let store = try PreferencesStore(
-    suiteName: suite, directory: scratch, flushWindow: .seconds(3600))
+    suiteName: suite + "-store", directory: scratch, flushWindow: .seconds(3600))
   var filler: [String: Any] = [:]
   for index in 0..<size { filler["filler.\(index)"] = index }
   raw.setPersistentDomain(filler, forName: suite)
   store.setPersistentDomain(filler, forName: suite)
+  try store.flush()
 
   let intKey = UserDefaults.Key<Int>("int", default: 0)
+  let otherKey = UserDefaults.Key<Int>("other", default: 0)
+  let stringKey = UserDefaults.Key<String>("string", default: "")
   let profileKey = UserDefaults.Key<Profile?>("profile")
-  raw.set(42, forKey: "int")
+  let profilesKey = UserDefaults.Key<[Profile]>("profiles", default: [])
   store[intKey] = 42
-  raw.set(try encoder.encode(profile), forKey: "profile")
+  store[otherKey] = 7
+  store[stringKey] = "a preference string"
   store[profileKey] = profile
-  let reads = short ? 200 : (size >= 100_000 ? 2_000 : 50_000)
-  let writes = short ? 50 : (size >= 100_000 ? 200 : 5_000)
+  store[profilesKey] = profiles
+  raw.set(42, forKey: "int")
+  raw.set(7, forKey: "other")
+  raw.set("a preference string", forKey: "string")
+  raw.set(try encoder.encode(profile), forKey: "profile")
+  raw.set(try encoder.encode(profiles), forKey: "profiles")
+  // The library on the Foundation instance itself (its own keys, JSON strings).
+  let foundationProfileKey = UserDefaults.Key<Profile?>("profile.json")
+  raw[foundationProfileKey] = profile
 
-  row(
-    "Int read", size,
-    library: measure(reads) { _ = store[intKey] },
-    raw: measure(reads) { _ = raw.integer(forKey: "int") })
-  row(
-    "Codable read (3 fields)", size,
-    library: measure(reads) { _ = store[profileKey] },
-    raw: measure(reads / 10) {
-      _ = try? decoder.decode(Profile.self, from: raw.data(forKey: "profile") ?? Data())
+  func add(
+    _ name: String, rawLabel: String = "UserDefaults", library: Timing, raw rawTiming: Timing
+  ) {
+    report.add(
+      ResultRow(benchmark: name, size: size, library: library, raw: rawTiming, rawLabel: rawLabel))
+  }
+
+  add(
+    "Int read", library: stopwatch.time { consume(store[intKey]) },
+    raw: stopwatch.time { consume(raw.integer(forKey: "int")) })
+  add(
+    "String read", library: stopwatch.time { consume(store[stringKey]) },
+    raw: stopwatch.time { consume(raw.string(forKey: "string")) })
+  add(
+    "Codable read (3 fields)", rawLabel: "UserDefaults read + JSON decode",
+    library: stopwatch.time { consume(store[profileKey]) },
+    raw: stopwatch.time {
+      consume(try? decoder.decode(Profile.self, from: raw.data(forKey: "profile") ?? Data()))
     })
-  var counter = 0
-  row(
-    "Int write", size,
-    library: measure(writes) {
+  add(
+    "[Codable] read (100 elements)", rawLabel: "UserDefaults read + JSON decode",
+    library: stopwatch.time { consume(store[profilesKey]) },
+    raw: stopwatch.time {
+      consume(try? decoder.decode([Profile].self, from: raw.data(forKey: "profiles") ?? Data()))
+    })
+  add(
+    "Int write",
+    library: stopwatch.time {
       counter += 1
       store[intKey] = counter
     },
-    raw: measure(writes) {
+    raw: stopwatch.time {
       counter += 1
       raw.set(counter, forKey: "int")
     })
-  row(
-    "Codable write", size,
-    library: measure(writes) {
+  add(
+    "Codable write", rawLabel: "JSON encode + UserDefaults set",
+    library: stopwatch.time {
       counter += 1
-      store[profileKey] = Profile(name: "x", age: counter, tags: [])
+      store[profileKey] = Profile(name: "Ada", age: counter, email: "ada@example.com")
     },
-    raw: measure(writes) {
+    raw: stopwatch.time {
       counter += 1
-      raw.set(try? encoder.encode(Profile(name: "x", age: counter, tags: [])), forKey: "profile")
+      raw.set(
+        try? encoder.encode(Profile(name: "Ada", age: counter, email: "ada@example.com")),
+        forKey: "profile")
     })
-  let afterWrite = short ? 5 : (size >= 100_000 ? 5 : 200)
-  row(
-    "read right after a write", size,
-    library: measure(afterWrite) {
+  add(
+    "read right after a write",
+    library: stopwatch.time {
       counter += 1
       store[intKey] = counter
-      _ = store[intKey]
+      consume(store[otherKey])
     },
-    raw: measure(afterWrite) {
+    raw: stopwatch.time {
       counter += 1
       raw.set(counter, forKey: "int")
-      _ = raw.integer(forKey: "int")
+      consume(raw.integer(forKey: "other"))
     })
-  let durable = short ? 2 : (size >= 100_000 ? 3 : 20)
-  let rawFile = UserDefaults(suiteName: "\(suite)-raw")!
-  rawFile.setPersistentDomain(filler, forName: "\(suite)-raw")
-  row(
-    "durable write (write + flush)", size,
-    library: measure(durable) {
+  add(
+    "durable write (write + flush)", rawLabel: "UserDefaults set + synchronize",
+    library: stopwatch.time {
       counter += 1
       store[intKey] = counter
       try? store.flush()
     },
-    raw: measure(durable) {
+    raw: stopwatch.time {
       counter += 1
-      rawFile.set(counter, forKey: "int")
-      rawFile.synchronize()
+      raw.set(counter, forKey: "int")
+      raw.synchronize()
     })
-  rawFile.removePersistentDomain(forName: "\(suite)-raw")
+
+  // The library on a Foundation instance (the default): what it adds to the raw call.
+  add(
+    "Foundation instance: Int read", library: stopwatch.time { consume(raw[intKey]) },
+    raw: stopwatch.time { consume(raw.integer(forKey: "int")) })
+  add(
+    "Foundation instance: Int write",
+    library: stopwatch.time {
+      counter += 1
+      raw[intKey] = counter
+    },
+    raw: stopwatch.time {
+      counter += 1
+      raw.set(counter, forKey: "int")
+    })
+  add(
+    "Foundation instance: Codable read", rawLabel: "UserDefaults read + JSON decode",
+    library: stopwatch.time { consume(raw[foundationProfileKey]) },
+    raw: stopwatch.time {
+      consume(
+        try? decoder.decode(
+          Profile.self, from: Data((raw.string(forKey: "profile.json") ?? "").utf8)))
+    })
+
+  // Observation: the hub's cost on a write nobody observes, and delivery to 1,000 observers.
+  if size == 1_000 {
+    func storeWrite() {
+      counter += 1
+      store[intKey] = counter
+    }
+    ObservationBypass.isEnabled = true
+    let bypassed = stopwatch.time(storeWrite)
+    ObservationBypass.isEnabled = false
+    let unobserved = stopwatch.time(storeWrite)
+    add(
+      "Int write, 0 observers", rawLabel: "same write, change hub bypassed", library: unobserved,
+      raw: bypassed)
+    let observations = (0..<1_000).map { _ in store.observe(intKey) { consume($0.newValue) } }
+    let observed = stopwatch.time(storeWrite)
+    add(
+      "Int write, 1,000 observers", rawLabel: "same write, 0 observers", library: observed,
+      raw: unobserved)
+    perObserverCost = (observed.median - unobserved.median) / 1_000
+    observations.forEach { $0.cancel() }
+  }
+
   raw.removePersistentDomain(forName: suite)
 }
+
+if let perObserverCost {
+  print(
+    String(format: "delivery to 1,000 observers of one key: %.0f ns per observer", perObserverCost))
+}
+report.printWarnings()
 if short { print("short mode: too few iterations for stable medians; figures are not meaningful") }
+
+try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
+let csvPath = outputDirectory + "/results.csv"
+let svgPath = outputDirectory + "/results.svg"
+try report.csv().write(toFile: csvPath, atomically: true, encoding: .utf8)
+try report.svg(benchmarks: [
+  "Int read", "String read", "Codable read (3 fields)", "[Codable] read (100 elements)",
+  "Int write",
+  "Codable write", "read right after a write", "durable write (write + flush)",
+]).write(toFile: svgPath, atomically: true, encoding: .utf8)
+print("wrote \(csvPath) and \(svgPath)")

@@ -15,6 +15,20 @@ struct ValueBridge<Value>: Sendable {
   /// Identifies this bridge in the decoded-value cache: a value decoded by one bridge is
   /// never handed to a reader using another (another type, or other JSON coders).
   @usableFromInline let token = BridgeToken()
+  /// Whether decoding is a cast or two (scalars, their optionals and raw values): cheaper
+  /// than checking a cached value against the stored object, so such values skip the
+  /// cache on Foundation instances.
+  @usableFromInline let decodesCheaply: Bool
+  /// Whether a stored object of type `Value` is the value itself (Int, String, Bool,
+  /// Double, Data and their optionals), so a successful cast is a correct decode; other
+  /// objects still go through ``decode(_:)``.
+  @usableFromInline let storesValueItself: Bool
+
+  init(coding: any ValueCoding<Value>) {
+    self.coding = coding
+    self.decodesCheaply = coding.decodesCheaply
+    self.storesValueItself = coding.storesValueItself
+  }
 
   var storage: StorageForm { coding.storage }
 
@@ -58,6 +72,15 @@ protocol ValueCoding<Value>: Sendable {
   var storage: StorageForm { get }
   func encode(_ value: Value) throws(DefaultsError) -> Any?
   func decode(_ object: Any) throws(DefaultsError) -> Value
+  /// Whether ``decode(_:)`` costs no more than a cast or two.
+  var decodesCheaply: Bool { get }
+  /// Whether a stored object that is already a `Value` is that value, unchanged.
+  var storesValueItself: Bool { get }
+}
+
+extension ValueCoding {
+  var decodesCheaply: Bool { false }
+  var storesValueItself: Bool { false }
 }
 
 /// Finds the coding for a type known only at run time by opening its metatype into the
@@ -114,6 +137,15 @@ struct UnsupportedCoding<Value>: ValueCoding {
 
 struct NativeCoding<U: UserDefaultable>: ValueCoding {
   var storage: StorageForm { .propertyList }
+  var decodesCheaply: Bool {
+    U.self is any SignedPropertyListInteger.Type || U.self is any UnsignedPropertyListInteger.Type
+      || U.self == Bool.self || U.self == Double.self || U.self == Float.self
+      || U.self == String.self || U.self == Data.self || U.self == Date.self
+  }
+  var storesValueItself: Bool {
+    U.self == Int.self || U.self == String.self || U.self == Bool.self || U.self == Double.self
+      || U.self == Data.self
+  }
   func encode(_ value: U) throws(DefaultsError) -> Any? {
     try U.storableValue(of: value).propertyListObject()
   }
@@ -125,6 +157,7 @@ struct NativeCoding<U: UserDefaultable>: ValueCoding {
 struct RawCoding<R: RawRepresentable>: ValueCoding {
   let raw: any ValueCoding<R.RawValue>
   var storage: StorageForm { .propertyList }
+  var decodesCheaply: Bool { raw.decodesCheaply }
   func encode(_ value: R) throws(DefaultsError) -> Any? { try raw.encode(value.rawValue) }
   func decode(_ object: Any) throws(DefaultsError) -> R {
     let rawValue = try raw.decode(object)
@@ -170,6 +203,8 @@ extension Optional: OptionalBridging {
 struct OptionalCoding<Wrapped>: ValueCoding {
   let wrapped: any ValueCoding<Wrapped>
   var storage: StorageForm { wrapped.storage }
+  var decodesCheaply: Bool { wrapped.decodesCheaply }
+  var storesValueItself: Bool { wrapped.storesValueItself }
   func encode(_ value: Wrapped?) throws(DefaultsError) -> Any? {
     guard let value else { return nil }
     return try wrapped.encode(value)

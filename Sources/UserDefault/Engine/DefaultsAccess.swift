@@ -29,10 +29,13 @@ struct DefaultsAccess {
   /// (reported once per stored value, left as it is).
   @inlinable
   func read<Value>(_ key: KeyDescriptor<Value>) -> Value? {
-    switch probe(key.name, key.trackingPath, key.bridge.token) {
+    switch probe(key.name, key.trackingPath, key.bridge.token, key.bridge.decodesCheaply) {
     case .hit(let entry): return (entry as? DecodedValueCache.Decoded<Value>)?.value
     case .absent: return nil
-    case .miss(let object): return decode(object, key)
+    case .miss(let object):
+      // A cast, specialised here, where the stored object is the value itself.
+      if key.bridge.storesValueItself, let value = object as? Value { return value }
+      return decode(object, key)
     }
   }
 
@@ -44,30 +47,45 @@ struct DefaultsAccess {
   }
 
   @usableFromInline
-  func probe(_ name: String, _ path: TrackedKeys.Path, _ token: BridgeToken) -> CacheProbe {
+  func probe(
+    _ name: String, _ path: TrackedKeys.Path, _ token: BridgeToken, _ decodesCheaply: Bool
+  ) -> CacheProbe {
     suite.hub.tracking.access(path)
     if suite.seesEveryWrite, let entry = suite.cache.lookup(name, token: token, object: nil) {
       return .hit(entry)
     }
     guard let object = defaults.object(forKey: name) else { return .absent }
+    if decodesCheaply && !suite.seesEveryWrite { return .miss(object) }
     if let entry = suite.cache.lookup(name, token: token, object: object) { return .hit(entry) }
     return .miss(object)
   }
 
-  /// Decodes a stored object the cache does not hold, and caches the outcome.
+  /// Decodes a stored object the cache does not hold, and caches the outcome (a cheap
+  /// success is not cached on Foundation instances; a failure always is, so that it is
+  /// reported once per stored value, not on every read).
   @usableFromInline
   func decode<Value>(_ object: Any, _ key: KeyDescriptor<Value>) -> Value? {
-    let result: Result<Value, DefaultsError>
+    let token = key.bridge.token
+    let value: Value
     do {
-      result = .success(try key.bridge.decode(object))
+      value = try key.bridge.decode(object)
     } catch {
-      result = .failure(error)
+      if let known = suite.cache.lookup(key.name, token: token, object: object),
+        known is DecodedValueCache.Undecodable
+      {
+        return nil
+      }
       DefaultsDiagnostics.report(
         error.kind, key: key.name, suite: suite.name,
         "\(error.message); reading the default instead, the stored value is left as it is")
+      suite.cache.store(
+        key.name, token: token, object: object, result: Result<Value, _>.failure(error))
+      return nil
     }
-    suite.cache.store(key.name, token: key.bridge.token, object: object, result: result)
-    return try? result.get()
+    if !key.bridge.decodesCheaply || suite.seesEveryWrite {
+      suite.cache.store(key.name, token: token, object: object, result: .success(value))
+    }
+    return value
   }
 
   /// Whether anything is stored under `name` (registered defaults included).

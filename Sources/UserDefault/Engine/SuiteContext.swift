@@ -72,23 +72,35 @@ extension UserDefaults {
 /// expose: through reflection once per instance, remembered by identity.
 enum FoundationInstances {
   private struct Known: @unchecked Sendable {
-    // Only compared by identity and never used to reach the instance; the weak reference
-    // tells a live instance from a new one that reuses a freed address.
-    weak var instance: UserDefaults?
+    // Kept alive by the table, so its address cannot be reused by another instance while
+    // the entry exists (a weak reference would cost a weak load on every read). Never used
+    // to reach the instance: UserDefaults is only compared by identity here.
+    let instance: UserDefaults
     let context: SuiteContext
   }
 
-  private static let known = Lock<[ObjectIdentifier: Known]>([:])
+  private struct Table {
+    var known: [ObjectIdentifier: Known] = [:]
+    /// Insertion order, so the oldest entry goes first when the table is full.
+    var order: [ObjectIdentifier] = []
+  }
+
+  /// Instances remembered at most; beyond, the oldest is forgotten (and, if still in use,
+  /// found again by reflection on its next use).
+  static let capacity = 256
+  private static let table = Lock(Table())
 
   static func context(of defaults: UserDefaults) -> SuiteContext {
     let id = ObjectIdentifier(defaults)
-    if let known = known.withLock({ $0[id] }), known.instance === defaults {
-      return known.context
-    }
+    if let known = table.withLock({ $0.known[id] }) { return known.context }
     let context = SuiteContext.foundation(named: suiteName(of: defaults))
-    known.withLock { table in
-      if table.count > 256 { table = table.filter { $0.value.instance != nil } }
-      table[id] = Known(instance: defaults, context: context)
+    table.withLock { table in
+      guard table.known[id] == nil else { return }
+      if table.order.count >= capacity {
+        table.known[table.order.removeFirst()] = nil
+      }
+      table.known[id] = Known(instance: defaults, context: context)
+      table.order.append(id)
     }
     return context
   }

@@ -78,6 +78,7 @@ final class ChangeHub: Sendable {
 
   /// Tells listeners of `change.name` and Observation-framework trackers of that key.
   func publish(_ change: Change) {
+    if HubBypass.isOn.load(ordering: .relaxed) { return }
     tracking.didChange(change.name)
     guard listenerCount.load(ordering: .relaxed) > 0, !Self.isPropagationSuppressed else {
       return

@@ -1,0 +1,63 @@
+import Foundation
+
+/// The timing of one operation: ns per call over several repetitions.
+struct Timing {
+  let median: Double
+  let min: Double
+  let max: Double
+  let iterations: Int
+  /// Why the median may not be stable, when it may not.
+  let warning: String?
+}
+
+/// Times operations: each repetition runs the operation enough times to last about
+/// `repetitionBudget` (found by a calibration run), and the median repetition is kept.
+struct Stopwatch {
+  let repetitions: Int
+  let repetitionBudget: Double  // nanoseconds
+  /// A repetition shorter than this is dominated by clock granularity and scheduling.
+  static let shortestStable: Double = 1_000_000
+
+  func time(maxIterations: Int = 1_000_000, _ body: () -> Void) -> Timing {
+    // Calibrate: how many calls fit in the budget (at least one, at most the cap).
+    var iterations = 1
+    while iterations < maxIterations {
+      let elapsed = run(iterations, body)
+      if elapsed >= repetitionBudget / 4 { break }
+      iterations = Swift.min(maxIterations, iterations * 4)
+    }
+    var samples: [Double] = []
+    var shortest = Double.infinity
+    for _ in 0..<repetitions {
+      let elapsed = run(iterations, body)
+      shortest = Swift.min(shortest, elapsed)
+      samples.append(elapsed / Double(iterations))
+    }
+    samples.sort()
+    var warning: String?
+    if samples.count < 5 {
+      warning = "only \(samples.count) repetitions (at least 5 are needed for a stable median)"
+    } else if shortest < Self.shortestStable {
+      warning = String(
+        format: "a repetition lasted %.2f ms (< 1 ms): too few iterations for a stable median",
+        shortest / 1e6)
+    } else if samples.last! > 3 * samples.first! {
+      warning = "max is more than 3x min: the machine was busy"
+    }
+    return Timing(
+      median: samples[samples.count / 2], min: samples.first!, max: samples.last!,
+      iterations: iterations, warning: warning)
+  }
+
+  private func run(_ iterations: Int, _ body: () -> Void) -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    for _ in 0..<iterations { body() }
+    return Double(DispatchTime.now().uptimeNanoseconds - start)
+  }
+}
+
+/// Keeps results alive so the optimizer cannot drop the calls that made them.
+@inline(never)
+func consume<T>(_ value: T) {
+  withExtendedLifetime(value) {}
+}
