@@ -19,6 +19,7 @@ struct Stopwatch {
   static let shortestStable: Double = 1_000_000
 
   func time(maxIterations: Int = 1_000_000, _ body: () -> Void) -> Timing {
+    body()  // warm up: a first call may load or rebuild a cache that later calls reuse
     // Calibrate: how many calls fit in the budget (at least one, at most the cap).
     var iterations = 1
     while iterations < maxIterations {
@@ -60,4 +61,10 @@ struct Stopwatch {
 @inline(never)
 func consume<T>(_ value: T) {
   withExtendedLifetime(value) {}
+}
+
+/// Writes a line to standard output at once, so rows show as they are measured even when
+/// the output is a file or a pipe.
+func emit(_ line: String) {
+  FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }

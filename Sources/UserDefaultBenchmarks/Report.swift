@@ -17,8 +17,8 @@ final class Report {
   private(set) var rows: [ResultRow] = []
 
   func printHeader(floor: Timing) {
-    print(String(format: "floor (lock + dictionary lookup): %.0f ns", floor.median))
-    print(
+    emit(String(format: "floor (lock + dictionary lookup): %.0f ns", floor.median))
+    emit(
       pad("benchmark", 34) + pad("keys", 8, right: true)
         + pad("library ns [min..max]", 32, right: true)
         + pad("raw ns [min..max]", 36, right: true) + pad("lib/raw", 10, right: true))
@@ -29,7 +29,7 @@ final class Report {
     func cell(_ timing: Timing) -> String {
       String(format: "%.0f [%.0f..%.0f]", timing.median, timing.min, timing.max)
     }
-    print(
+    emit(
       pad(row.benchmark, 34) + pad("\(row.size)", 8, right: true)
         + pad(cell(row.library), 32, right: true) + pad(cell(row.raw), 36, right: true)
         + pad(String(format: "%.4f", row.ratio), 10, right: true))
@@ -39,7 +39,7 @@ final class Report {
     for row in rows {
       for (side, timing) in [("library", row.library), ("raw", row.raw)] {
         if let warning = timing.warning {
-          print("warning: \(row.benchmark) at \(row.size) keys, \(side): \(warning)")
+          emit("warning: \(row.benchmark) at \(row.size) keys, \(side): \(warning)")
         }
       }
     }

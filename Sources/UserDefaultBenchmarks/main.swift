@@ -27,13 +27,35 @@ let sizes = short ? [10, 1_000] : [10, 1_000, 100_000]
 let stopwatch = Stopwatch(
   repetitions: short ? 3 : 7, repetitionBudget: short ? 200_000 : 40_000_000)
 
-// Foundation reads XDG_CONFIG_HOME when first used: point it (and the library's stores) at
-// a scratch directory so the benchmark never touches a real user's preferences.
-let scratch = NSTemporaryDirectory() + "UserDefaultBenchmarks-\(UUID().uuidString)"
-try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
-setenv("XDG_CONFIG_HOME", scratch, 1)
-setenv("HOME", scratch, 1)
-defer { try? FileManager.default.removeItem(atPath: scratch) }
+// Foundation takes its preferences directory from the environment the process starts
+// with, and cannot load a large suite other than from its file (setPersistentDomain and
+// set are quadratic on Linux). So the benchmark writes every suite's file into a scratch
+// directory, then runs itself again with XDG_CONFIG_HOME and HOME pointing there: no real
+// user's preferences are read or written, and raw Foundation starts from a full file.
+let scratchVariable = "USERDEFAULT_BENCHMARK_SCRATCH"
+guard let scratch = ProcessInfo.processInfo.environment[scratchVariable] else {
+  let scratch = NSTemporaryDirectory() + "UserDefaultBenchmarks-\(UUID().uuidString)"
+  try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+  defer { try? FileManager.default.removeItem(atPath: scratch) }
+  for size in sizes {
+    var filler: [String: Any] = [:]
+    for index in 0..<size { filler["filler.\(index)"] = index }
+    let data = try PropertyListSerialization.data(
+      fromPropertyList: filler, format: .xml, options: 0)
+    for suite in ["raw-\(size)", "store-\(size)"] {
+      _ = FileManager.default.createFile(atPath: scratch + "/\(suite).plist", contents: data)
+    }
+  }
+  let child = Process()
+  child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).absoluteURL
+  child.arguments = Array(CommandLine.arguments.dropFirst())
+  child.environment = ProcessInfo.processInfo.environment.merging(
+    [scratchVariable: scratch, "XDG_CONFIG_HOME": scratch, "HOME": scratch]) { $1 }
+  try child.run()
+  child.waitUntilExit()
+  exit(child.terminationStatus)
+}
+
 FoundationSaving.isEnabled = false  // raw Foundation calls do not save either
 
 let report = Report()
@@ -49,15 +71,13 @@ var counter = 0
 var perObserverCost: Double?
 
 for size in sizes {
-  let suite = "bench-\(size)-\(UUID().uuidString.prefix(8))"
-  let raw = UserDefaults(suiteName: suite)!
+  // Both suites start from the same file of `size` integers, written before this process
+  // started; the first reads load them.
+  let raw = UserDefaults(suiteName: "raw-\(size)")!
   let store = try PreferencesStore(
-    suiteName: suite + "-store", directory: scratch, flushWindow: .seconds(3600))
-  var filler: [String: Any] = [:]
-  for index in 0..<size { filler["filler.\(index)"] = index }
-  raw.setPersistentDomain(filler, forName: suite)
-  store.setPersistentDomain(filler, forName: suite)
-  try store.flush()
+    suiteName: "store-\(size)", directory: scratch, flushWindow: .seconds(3600))
+  precondition(raw.integer(forKey: "filler.1") == (size > 1 ? 1 : 0), "raw suite not loaded")
+  precondition(store.integer(forKey: "filler.1") == (size > 1 ? 1 : 0), "store not loaded")
 
   let intKey = UserDefaults.Key<Int>("int", default: 0)
   let otherKey = UserDefaults.Key<Int>("other", default: 0)
@@ -192,18 +212,17 @@ for size in sizes {
       "Int write, 1,000 observers", rawLabel: "same write, 0 observers", library: observed,
       raw: unobserved)
     perObserverCost = (observed.median - unobserved.median) / 1_000
-    observations.forEach { $0.cancel() }
+    for observation in observations { observation.cancel() }
   }
 
-  raw.removePersistentDomain(forName: suite)
 }
 
 if let perObserverCost {
-  print(
+  emit(
     String(format: "delivery to 1,000 observers of one key: %.0f ns per observer", perObserverCost))
 }
 report.printWarnings()
-if short { print("short mode: too few iterations for stable medians; figures are not meaningful") }
+if short { emit("short mode: too few iterations for stable medians; figures are not meaningful") }
 
 try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
 let csvPath = outputDirectory + "/results.csv"
@@ -214,4 +233,4 @@ try report.svg(benchmarks: [
   "Int write",
   "Codable write", "read right after a write", "durable write (write + flush)",
 ]).write(toFile: svgPath, atomically: true, encoding: .utf8)
-print("wrote \(csvPath) and \(svgPath)")
+emit("wrote \(csvPath) and \(svgPath)")

@@ -143,6 +143,31 @@ case "store-wait" where arguments.count == 5:
   } catch {
     exit(1)
   }
+case "migrate" where arguments.count == 4:
+  // Runs four migrations that each count how often they ran ("ran.<n>" += 1). Mode
+  // "hang-in-3" announces step 3 and then waits forever inside it, to be killed.
+  do {
+    let store = try PreferencesStore(suiteName: arguments[2])
+    let hangs = arguments[3] == "hang-in-3"
+    func counting(_ version: Int) -> Migration {
+      Migration(
+        version,
+        .custom("count \(version)") { defaults in
+          let key = UserDefaults.Key<Int>("ran.\(version)", default: 0)
+          defaults[key] += 1
+          if version == 3 && hangs {
+            FileHandle.standardOutput.write(Data("in step 3\n".utf8))
+            while true { pause() }
+          }
+          usleep(20_000)  // widens the window in which two processes overlap
+        })
+    }
+    let applied = try Migrations((1...4).map(counting)).run(on: store)
+    print("applied \(applied)")
+  } catch {
+    print("error \(error)")
+    exit(1)
+  }
 default:
   exit(2)
 }

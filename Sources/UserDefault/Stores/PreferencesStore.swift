@@ -209,6 +209,7 @@ final class StoreEngine: Sendable {
     if let problem {
       DefaultsDiagnostics.report(problem.kind, key: nil, suite: suite, problem.message)
     }
+    queue.setSpecific(key: queueKey, value: true)
   }
 
   func start() {
@@ -293,6 +294,7 @@ final class StoreEngine: Sendable {
       if let fileProblem { throw fileProblem }
       return
     }
+    if DispatchQueue.getSpecific(key: queueKey) == true { return }  // committed by the caller
     let result: Result<Void, DefaultsError> = queue.sync {
       do throws(DefaultsError) { return .success(try flushOnQueue(file)) } catch {
         return .failure(error)
@@ -302,32 +304,85 @@ final class StoreEngine: Sendable {
   }
 
   private func flushOnQueue(_ file: PreferencesFile) throws(DefaultsError) {
-    state.withLock { $0.state.isFlushScheduled = false }
     do throws(DefaultsError) {
       try file.prepareDirectory()
       let lock = FileLock(path: file.lockPath)
       defer { lock.unlock() }
-      // When the file is the one this store last wrote or read, it holds this store's
-      // values minus the pending changes: the whole memory is the merge, with no read.
-      let unchangedIdentity = file.identity()
-      let (pending, current, isFileKnown) = state.withLock { guarded in
-        let isKnown = unchangedIdentity != nil && unchangedIdentity == guarded.state.fileIdentity
-        return (guarded.state.changed, guarded.state.values, isKnown)
-      }
-      var merged: [String: Any]
-      if isFileKnown {
-        merged = current
-      } else {
-        merged = readForMerge(file)
-        for name in pending.keys { merged[name] = current[name] }
-      }
-      if !pending.isEmpty {
-        try file.write(merged)
-      }
-      adopt(merged, identity: file.identity(), flushed: pending, compare: !isFileKnown)
+      try writeLocked(file)
     } catch {
       DefaultsDiagnostics.report(error.kind, key: nil, suite: suiteContext.name, error.message)
       throw error
+    }
+  }
+
+  /// Merges the pending changes into the file and writes it; the caller holds the lock.
+  private func writeLocked(_ file: PreferencesFile) throws(DefaultsError) {
+    state.withLock { $0.state.isFlushScheduled = false }
+    // When the file is the one this store last wrote or read, it holds this store's
+    // values minus the pending changes: the whole memory is the merge, with no read.
+    let unchangedIdentity = file.identity()
+    let (pending, current, isFileKnown) = state.withLock { guarded in
+      let isKnown = unchangedIdentity != nil && unchangedIdentity == guarded.state.fileIdentity
+      return (guarded.state.changed, guarded.state.values, isKnown)
+    }
+    var merged: [String: Any]
+    if isFileKnown {
+      merged = current
+    } else {
+      merged = readForMerge(file)
+      for name in pending.keys { merged[name] = current[name] }
+    }
+    if !pending.isEmpty {
+      try file.write(merged)
+    }
+    adopt(merged, identity: file.identity(), flushed: pending, compare: !isFileKnown)
+  }
+
+  /// Runs `body` on the store's queue while holding the file's lock, after loading what
+  /// other processes wrote; `commit` writes the changes made so far without letting the
+  /// lock go. Other processes' flushes wait meanwhile. For migrations: a step and its
+  /// version land in one atomic write, and two processes never run a step twice.
+  func exclusively<Result>(
+    _ body: (_ commit: () throws(DefaultsError) -> Void) throws(DefaultsError) -> Result
+  ) throws(DefaultsError) -> Result {
+    guard let file else { return try body {} }
+    let outcome: Swift.Result<Result, DefaultsError> = queue.sync {
+      do throws(DefaultsError) {
+        try file.prepareDirectory()
+        let lock = FileLock(path: file.lockPath)
+        defer { lock.unlock() }
+        loadLocked(file)
+        return .success(try body { () throws(DefaultsError) in try self.writeLocked(file) })
+      } catch {
+        return .failure(error)
+      }
+    }
+    return try outcome.get()
+  }
+
+  /// Marks the store's queue, so a flush asked for from code already running on it (a
+  /// migration step inside ``exclusively(_:)``) is left to that code's commit instead of
+  /// waiting on the queue forever.
+  private let queueKey = DispatchSpecificKey<Bool>()
+
+  /// Takes in the file's current content; the caller holds the lock.
+  private func loadLocked(_ file: PreferencesFile) {
+    switch file.read() {
+    case .missing: adopt([:], identity: nil, flushed: [:])
+    case .values(let values): adopt(values, identity: file.identity(), flushed: [:])
+    case .damaged(let reason, let backup):
+      reportDamage(reason, backup: backup)
+      markEverythingChanged()
+    }
+  }
+
+  /// After a damaged file was set aside, memory is the best copy: write all of it back.
+  private func markEverythingChanged() {
+    state.withLock { guarded in
+      for name in guarded.state.values.keys {
+        guarded.state.changeCount += 1
+        guarded.state.changed[name] = guarded.state.changeCount
+      }
     }
   }
 
@@ -401,13 +456,7 @@ final class StoreEngine: Sendable {
       lock.unlock()
       if case .damaged(let reason, let backup) = contents {
         reportDamage(reason, backup: backup)
-        // Nothing on disk was readable: write memory back so the file is whole again.
-        state.withLock { guarded in
-          for name in guarded.state.values.keys {
-            guarded.state.changeCount += 1
-            guarded.state.changed[name] = guarded.state.changeCount
-          }
-        }
+        markEverythingChanged()
         try? flushOnQueue(file)
       }
     }

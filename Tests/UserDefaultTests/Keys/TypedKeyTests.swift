@@ -17,7 +17,8 @@ private let defaultEvaluations = Atomic<Int>(0)
 @Suite("Typed keys")
 struct TypedKeyTests {
   @Test func subscriptReadsDefaultThenWrittenValue() {
-    let defaults = TestSuite().defaults
+    let suite = TestSuite()
+    let defaults = suite.defaults
     #expect(defaults[.testLaunchCount] == 0)
     defaults[.testLaunchCount] += 1
     defaults[.testLaunchCount] += 1
@@ -26,7 +27,8 @@ struct TypedKeyTests {
   }
 
   @Test func resetRemovesOneOrSeveralKeys() {
-    let defaults = TestSuite().defaults
+    let suite = TestSuite()
+    let defaults = suite.defaults
     defaults[.testLaunchCount] = 3
     defaults[.testTheme] = .dark
     #expect(!defaults.isDefaultValue(.testLaunchCount))
@@ -38,14 +40,16 @@ struct TypedKeyTests {
   }
 
   @Test func writingTheDefaultIsStoredButIsDefault() {
-    let defaults = TestSuite().defaults
+    let suite = TestSuite()
+    let defaults = suite.defaults
     defaults[.testLaunchCount] = 0
     #expect(defaults.isDefaultValue(.testLaunchCount))
     #expect(defaults.hasStoredValue(.testLaunchCount))
   }
 
   @Test func optionalKeyIsNilUntilWrittenAndNilRemoves() {
-    let defaults = TestSuite().defaults
+    let suite = TestSuite()
+    let defaults = suite.defaults
     #expect(defaults[.testProfile] == nil)
     defaults[.testProfile] = Profile(name: "Ada", age: 36)
     #expect(defaults[.testProfile]?.name == "Ada")
@@ -54,7 +58,8 @@ struct TypedKeyTests {
   }
 
   @Test func optionalWithDefaultReadsTheDefaultAfterNil() {
-    let defaults = TestSuite().defaults
+    let suite = TestSuite()
+    let defaults = suite.defaults
     #expect(defaults[.testLimit] == 5)
     defaults[.testLimit] = 9
     #expect(defaults[.testLimit] == 9)
@@ -64,7 +69,8 @@ struct TypedKeyTests {
   }
 
   @Test func computedDefaultIsEvaluatedOnEachReadNeverAtCreation() {
-    let defaults = TestSuite().defaults
+    let suite = TestSuite()
+    let defaults = suite.defaults
     let before = defaultEvaluations.load(ordering: .relaxed)
     let key = UserDefaults.Key<Int>(uniqueKey()) {
       defaultEvaluations.add(1, ordering: .relaxed).newValue
@@ -79,7 +85,8 @@ struct TypedKeyTests {
   }
 
   @Test func arraysOfURLsKeepWebURLsWhole() {
-    let defaults = TestSuite().defaults
+    let suite = TestSuite()
+    let defaults = suite.defaults
     let urls = [URL(string: "https://example.com/a?q=1")!, URL(fileURLWithPath: "/tmp/x")]
     defaults[.testRecent] = urls
     #expect(defaults[.testRecent] == urls)
@@ -87,7 +94,8 @@ struct TypedKeyTests {
 
   @Test("Plain set and removeObject on the same instance are seen by typed reads")
   func plainWritesAreSeen() {
-    let defaults = TestSuite().defaults
+    let suite = TestSuite()
+    let defaults = suite.defaults
     let key = UserDefaults.Key<Profile?>(uniqueKey())
     defaults[key] = Profile(name: "a", age: 1)
     #expect(defaults[key]?.age == 1)
@@ -100,7 +108,8 @@ struct TypedKeyTests {
   }
 
   @Test func removeAllRemovesEveryGivenKey() {
-    let defaults = TestSuite().defaults
+    let suite = TestSuite()
+    let defaults = suite.defaults
     defaults[.testLaunchCount] = 1
     defaults[.testTheme] = .light
     defaults.removeAll([UserDefaults.Keys.testLaunchCount, UserDefaults.Keys.testTheme])

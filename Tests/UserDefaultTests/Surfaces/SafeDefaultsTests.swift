@@ -23,7 +23,8 @@ struct SafeDefaultsTests {
   }
 
   @Test func numericGettersAreNilWhenAbsent() {
-    let books = BookDefaults(userDefaults: TestSuite().defaults)
+    let suite = TestSuite()
+    let books = BookDefaults(userDefaults: suite.defaults)
     #expect(books.integer(forKey: .id) == nil)
     #expect(books.double(forKey: .rating) == nil)
     #expect(books.float(forKey: .ratio) == nil)

@@ -29,7 +29,8 @@ struct UserDefaultsWrapperTests {
   }
 
   @Test func removeObjectRestoresTheDefault() {
-    let user = User(TestSuite().defaults)
+    let suite = TestSuite()
+    let user = User(suite.defaults)
     #expect(user.firstName == "John")
     user.firstName = "Misha"
     #expect(user.firstName == "Misha")
@@ -39,7 +40,8 @@ struct UserDefaultsWrapperTests {
   }
 
   @Test func optionalWithDefaultReadsTheDefaultAfterNil() {
-    let user = User(TestSuite().defaults)
+    let suite = TestSuite()
+    let user = User(suite.defaults)
     user.old = 18
     #expect(user.old == 18)
     user.old = nil
@@ -47,7 +49,8 @@ struct UserDefaultsWrapperTests {
   }
 
   @Test func optionalWithoutDefaultReadsNilAfterNil() {
-    let user = User(TestSuite().defaults)
+    let suite = TestSuite()
+    let user = User(suite.defaults)
     #expect(user.age == nil)
     user.age = 18
     #expect(user.age == 18)
@@ -56,7 +59,8 @@ struct UserDefaultsWrapperTests {
   }
 
   @Test func heterogeneousPropertyListsRoundTrip() {
-    let user = User(TestSuite().defaults)
+    let suite = TestSuite()
+    let user = User(suite.defaults)
     user.mixed = ["a", 1, 2.5, true, ["nested": [1, 2]]]
     #expect(user.mixed?.count == 5)
     #expect(user.mixed?.first as? String == "a")

@@ -1,0 +1,99 @@
+import Foundation
+
+/// An ordered list of migrations for a suite, each run once.
+///
+/// ```swift
+/// let migrations = Migrations {
+///   Migration(1, .rename("userName", to: "profile.name"))
+///   Migration(2, .decodeJSONString("is_discount_provided", as: Bool.self))
+///   Migration(3, .drop(["legacyFlag"]))
+/// }
+/// try migrations.run(on: store)
+/// ```
+///
+/// The suite records the last version applied under ``versionKey``. On a
+/// ``PreferencesStore`` with a file, ``run(on:)`` holds the store's file lock from start to
+/// end, reloads the file first, and writes each step together with its version in one
+/// atomic file replacement: a second process migrating at the same time waits, then finds
+/// the work done; a run killed half-way is finished by the next run, which starts after
+/// the last step that reached the disk. On Foundation instances and in-memory stores the
+/// steps run in this process only (Foundation on Linux offers no lock to share).
+public struct Migrations {
+  /// The key under which a suite records its schema version (an `Int`).
+  public static let versionKey = "UserDefault.schemaVersion"
+
+  /// The migrations, in the order given.
+  public let migrations: [Migration]
+
+  /// Migrations given as a list; versions must increase and be positive.
+  public init(_ migrations: [Migration]) {
+    self.migrations = migrations
+  }
+
+  /// Migrations given one per line.
+  public init(@MigrationListBuilder _ build: () -> [Migration]) {
+    self.init(build())
+  }
+
+  /// The version `defaults` has reached (0 when no migration ever ran).
+  public static func version(of defaults: UserDefaults) -> Int {
+    defaults.access.value(versionDescriptor)
+  }
+
+  /// Runs the migrations `defaults` has not run yet, in order; returns the versions run.
+  ///
+  /// Throws ``DefaultsError`` when the versions do not increase, when a step throws (the
+  /// steps before it stay applied and recorded), or when a store cannot write its file.
+  @discardableResult
+  public func run(on defaults: UserDefaults) throws(DefaultsError) -> [Int] {
+    var previous = 0
+    for migration in migrations {
+      guard migration.version > previous else {
+        throw DefaultsError(
+          .refusedValue,
+          "migration versions must be positive and increasing; \(migration.version) follows \(previous)"
+        )
+      }
+      previous = migration.version
+    }
+    if let store = defaults as? PreferencesStore {
+      return try store.engine.exclusively { commit throws(DefaultsError) in
+        try apply(to: store, afterEachStep: commit)
+      }
+    }
+    let applied = try apply(to: defaults) {}
+    if !applied.isEmpty {
+      FoundationSaving.scheduleSave(of: defaults, suite: defaults.access.suite)
+    }
+    return applied
+  }
+
+  private func apply(
+    to defaults: UserDefaults, afterEachStep commit: () throws(DefaultsError) -> Void
+  ) throws(DefaultsError) -> [Int] {
+    let current = Self.version(of: defaults)
+    var applied: [Int] = []
+    for migration in migrations where migration.version > current {
+      do throws(DefaultsError) {
+        try migration.step.apply(defaults)
+      } catch {
+        throw DefaultsError(
+          error.kind,
+          "migration \(migration.version) (\(migration.step.summary)) failed: \(error.message)")
+      }
+      defaults.access.write(migration.version, for: Self.versionDescriptor)
+      try commit()
+      applied.append(migration.version)
+    }
+    return applied
+  }
+
+  private static let versionDescriptor = KeyDescriptor<Int>(
+    name: versionKey, bridge: .shared, defaultValue: .constant(0))
+}
+
+/// Builds the list of ``Migrations`` from one ``Migration`` per line.
+@resultBuilder
+public enum MigrationListBuilder {
+  public static func buildBlock(_ migrations: Migration...) -> [Migration] { migrations }
+}
