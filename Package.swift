@@ -62,6 +62,7 @@ let package = Package(
     .library(name: "DefaultEntry", targets: ["DefaultEntry"]),
     .library(name: "SafeDefaultsKit", targets: ["SafeDefaultsKit"]),
     .executable(name: "UserDefaultExample", targets: ["UserDefaultExample"]),
+    .executable(name: "defaults", targets: ["defaults"]),
   ],
   dependencies: usesSwiftSyntaxPackage
     ? [.package(url: "https://github.com/swiftlang/swift-syntax.git", "600.0.0"..<"700.0.0")] : [],
@@ -77,11 +78,16 @@ let package = Package(
     .target(name: "DefaultEntry", dependencies: ["UserDefault", "DefaultEntryMacros"]),
     .executableTarget(
       name: "UserDefaultExample", dependencies: ["UserDefault", "SafeDefaultsKit", "DefaultEntry"]),
+    .target(name: "DefaultsCommand", dependencies: ["UserDefault"]),
+    .executableTarget(name: "defaults", dependencies: ["DefaultsCommand"]),
     .executableTarget(name: "UserDefaultTestHelper", dependencies: ["UserDefault"]),
     .executableTarget(name: "UserDefaultBenchmarks", dependencies: ["UserDefault"]),
     .testTarget(
       name: "UserDefaultTests",
-      dependencies: ["UserDefault", "SafeDefaultsKit", "DefaultEntry", "UserDefaultTestHelper"]
+      dependencies: [
+        "UserDefault", "SafeDefaultsKit", "DefaultEntry", "DefaultsCommand", "UserDefaultTestHelper",
+        "defaults",
+      ]
     ),
     .testTarget(
       name: "DefaultEntryMacrosTests",

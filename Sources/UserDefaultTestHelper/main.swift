@@ -143,6 +143,23 @@ case "store-wait" where arguments.count == 5:
   } catch {
     exit(1)
   }
+case "observe" where arguments.count == 5:
+  // Prints "ready", then waits (at most 10 s) for an observer of <key> to be told the Int
+  // <value>; prints "observed <value>" or "timeout". For the defaults tool's tests.
+  do {
+    let store = try PreferencesStore(suiteName: arguments[2])
+    let key = UserDefaults.Key<Int>(arguments[3], default: -1)
+    let expected = Int(arguments[4]) ?? 0
+    let seen = DispatchSemaphore(value: 0)
+    let observation = store.observe(key) { if $0.newValue == expected { seen.signal() } }
+    FileHandle.standardOutput.write(Data("ready\n".utf8))
+    let result = seen.wait(timeout: .now() + 10)
+    observation.cancel()
+    print(result == .success ? "observed \(expected)" : "timeout")
+    exit(result == .success ? 0 : 1)
+  } catch {
+    exit(1)
+  }
 case "migrate" where arguments.count == 4:
   // Runs four migrations that each count how often they ran ("ran.<n>" += 1). Mode
   // "hang-in-3" announces step 3 and then waits forever inside it, to be killed.

@@ -16,3 +16,17 @@ enum DefaultValue<Value> {
 }
 
 extension DefaultValue: Sendable where Value: Sendable {}
+
+extension DefaultValue {
+  /// The default as text for the key registry.
+  var summary: String {
+    switch self {
+    case .constant(let value):
+      if let optional = value as? any OptionalValue {
+        return optional.wrappedValue.map { String(describing: $0) } ?? "nil"
+      }
+      return String(describing: value)
+    case .computed: return "computed on each read"
+    }
+  }
+}

@@ -41,7 +41,8 @@ extension UserDefaults {
       super.init()
       KeyName.validate(name, suite: nil)
       KeyRegistry.register(
-        name: name, suite: nil, valueType: Value.self, declaredBy: "Key \(file):\(line)")
+        name: name, suite: nil, valueType: Value.self, declaredBy: "Key \(file):\(line)",
+        defaultValue: defaultValue.summary)
     }
 
     /// A key whose value reads as `defaultValue` when nothing is stored.

@@ -10,7 +10,7 @@ import Synchronization
 /// both declarations; both keep working. Cost: one lock and one lookup per registration.
 public enum KeyRegistry {
   /// One declaration of a stored name.
-  public struct Declaration: Hashable, Sendable, CustomStringConvertible {
+  public struct Declaration: Hashable, Sendable, Codable, CustomStringConvertible {
     /// The stored name.
     public let name: String
     /// The suite the declaration is bound to; `nil` for typed keys, which can be used with any.
@@ -21,6 +21,24 @@ public enum KeyRegistry {
     public let declaredBy: String
     /// For `SafeDefaults` keys, the conforming type; two different owners of one name collide.
     public let owner: String?
+    /// The default as text (`"0"`, `"nil"`, `"computed on each read"`); `nil` when the
+    /// declaration has none (enum keys).
+    public let defaultValue: String?
+
+    // Identity leaves out the default: a default computed when a wrapper is made (a date,
+    // say) must not make every instance a new declaration.
+    public static func == (lhs: Declaration, rhs: Declaration) -> Bool {
+      (lhs.name, lhs.suite, lhs.valueType, lhs.declaredBy, lhs.owner)
+        == (rhs.name, rhs.suite, rhs.valueType, rhs.declaredBy, rhs.owner)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+      hasher.combine(name)
+      hasher.combine(suite)
+      hasher.combine(valueType)
+      hasher.combine(declaredBy)
+      hasher.combine(owner)
+    }
 
     public var description: String {
       "\(declaredBy) (\(valueType) in \(suite ?? "any suite"))"
@@ -48,11 +66,12 @@ public enum KeyRegistry {
   }
 
   static func register(
-    name: String, suite: String?, valueType: Any.Type, declaredBy: String, owner: String? = nil
+    name: String, suite: String?, valueType: Any.Type, declaredBy: String, owner: String? = nil,
+    defaultValue: String? = nil
   ) {
     let declaration = Declaration(
       name: name, suite: suite, valueType: String(reflecting: valueType), declaredBy: declaredBy,
-      owner: owner)
+      owner: owner, defaultValue: defaultValue)
     let collisions: [Declaration] = state.withLock { state in
       var existing = state.byName[name, default: []]
       guard !existing.contains(declaration) else { return [] }
@@ -67,5 +86,30 @@ public enum KeyRegistry {
         "stored name \"\(name)\" is declared by \(other) and by \(declaration); they overwrite each other"
       )
     }
+  }
+}
+
+// MARK: - Export
+
+extension KeyRegistry {
+  /// The declarations that can be used with `suite` (those bound to it and typed keys,
+  /// which fit any suite); every declaration when `suite` is `nil`.
+  public static func declarations(usableIn suite: String?) -> [Declaration] {
+    declarations.filter { suite == nil || $0.suite == nil || $0.suite == suite }
+  }
+
+  /// One line per declaration: name, type, default, suite, where it was declared.
+  public static func exportText(suite: String? = nil) -> String {
+    declarations(usableIn: suite).map { declaration in
+      "\(declaration.name)\t\(declaration.valueType)\tdefault \(declaration.defaultValue ?? "none")"
+        + "\t\(declaration.suite ?? "any suite")\t\(declaration.declaredBy)"
+    }.joined(separator: "\n")
+  }
+
+  /// The declarations as a JSON array (sorted keys, one object per declaration).
+  public static func exportJSON(suite: String? = nil) -> Data {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    return (try? encoder.encode(declarations(usableIn: suite))) ?? Data("[]".utf8)
   }
 }

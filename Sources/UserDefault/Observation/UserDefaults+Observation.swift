@@ -53,6 +53,18 @@ extension UserDefaults {
     }
   }
 
+  /// Calls `callback` with the stored name of each key of this suite whose value changes
+  /// (through the library, or in another process for a ``PreferencesStore``). For tools
+  /// and logs; an app usually observes its own keys.
+  public func observeAnyKey(_ callback: @escaping @Sendable (_ name: String) -> Void)
+    -> DefaultsObservation
+  {
+    let hub = access.suite.hub
+    let gate = DeliveryGate()
+    let id = hub.add(names: []) { change in gate.deliver { callback(change.name) } }
+    return DefaultsObservation(hub: hub, id: id, gate: gate)
+  }
+
   /// Runs `body`; changes it makes through the library are not delivered to this suite's
   /// ``observe(_:initial:_:)`` callbacks and ``updates(_:initial:)`` sequences, in this
   /// process. Use it in an observer that writes back, to avoid a loop.

@@ -72,7 +72,7 @@ public struct UserDefault<Value> {
     KeyName.validate(key, suite: suite)
     KeyRegistry.register(
       name: key, suite: suite ?? "standard", valueType: Value.self,
-      declaredBy: "@UserDefault \(file):\(line)")
+      declaredBy: "@UserDefault \(file):\(line)", defaultValue: defaultValue.summary)
   }
 
   // MARK: Typed keys

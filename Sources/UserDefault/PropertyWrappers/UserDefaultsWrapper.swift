@@ -51,7 +51,7 @@ public struct UserDefaultsWrapper<Value> {
     KeyName.validate(key, suite: suite)
     KeyRegistry.register(
       name: key, suite: suite ?? "standard", valueType: Value.self,
-      declaredBy: "@UserDefaultsWrapper \(file):\(line)")
+      declaredBy: "@UserDefaultsWrapper \(file):\(line)", defaultValue: defaultValue.summary)
   }
 
   /// The stored value, or the default when nothing readable is stored.

@@ -62,6 +62,15 @@ open class PreferencesStore: UserDefaults {
         flushWindow: flushWindow, problem: nil))
   }
 
+  /// The directory stores use when given none: `$XDG_CONFIG_HOME` when it is an absolute
+  /// path, else `$HOME/.config` (where Foundation keeps preferences on Linux); `nil` when
+  /// neither variable is usable.
+  public static var defaultDirectory: String? { PreferencesLocation.directory() }
+
+  /// The path of this store's file; `nil` for an in-memory store or one whose directory
+  /// could not be determined.
+  public var filePath: String? { engine.file?.path }
+
   /// A store that touches no disk, with the same semantics otherwise.
   public static func inMemory(suiteName: String? = nil) -> PreferencesStore {
     PreferencesStore(
@@ -82,7 +91,9 @@ open class PreferencesStore: UserDefaults {
     engine.stop()
   }
 
-  static func problem(withSuiteName name: String) -> String? {
+  /// Why `name` cannot name a suite (empty, or containing `/`, `..` or NUL, any of which
+  /// could address a file outside the preferences directory); `nil` when it can.
+  public static func problem(withSuiteName name: String) -> String? {
     if name.isEmpty { return "a suite name cannot be empty" }
     if name.contains("/") { return "suite name \(name.debugDescription) contains \"/\"" }
     if name.contains("..") { return "suite name \(name.debugDescription) contains \"..\"" }
@@ -165,6 +176,26 @@ open class PreferencesStore: UserDefaults {
   /// file cannot be written; the changes stay in memory and are tried again next time.
   public func flush() throws(DefaultsError) {
     try engine.flush()
+  }
+
+  /// Writes the declarations of ``KeyRegistry`` that can be used with this suite to
+  /// `<suite>.keys.json` next to the preferences file (mode 0600), where the `defaults`
+  /// tool reads declared types and defaults. Call once the keys are declared, e.g. at launch.
+  public func publishKeyRegistry() throws(DefaultsError) {
+    guard let file = engine.file else {
+      throw engine.fileProblem ?? DefaultsError(.failedSave, "an in-memory store has no file")
+    }
+    let path = String(file.path.dropLast(".plist".count)) + ".keys.json"
+    let data = KeyRegistry.exportJSON(suite: suiteContext.name)
+    do {
+      try file.prepareDirectory()
+      try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+      chmod(path, 0o600)
+    } catch let error as DefaultsError {
+      throw error
+    } catch {
+      throw DefaultsError(.failedSave, "cannot write \(path): \(error)")
+    }
   }
 
   /// Checks the file for other processes' changes now, instead of at the next poll.

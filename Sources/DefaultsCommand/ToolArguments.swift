@@ -1,0 +1,244 @@
+import Foundation
+
+/// What the command line asked for. Parsed by ``ToolArguments/parse(_:)``, the only place
+/// that reads the arguments (no argument-parsing package can be fetched here).
+public enum ToolCommand: Equatable {
+  case help(verb: String?)
+  case domains
+  case read(domain: String?, key: String?)
+  case readType(domain: String, key: String)
+  case write(domain: String, key: String, action: WriteAction)
+  case delete(domain: String, key: String?)
+  case rename(domain: String, old: String, new: String)
+  case find(word: String)
+  case export(domain: String, destination: String)
+  case importing(domain: String, source: String)
+  case watch(domain: String, key: String?)
+}
+
+/// What a `write` does to the key.
+public enum WriteAction: Equatable {
+  /// Stores the value, replacing what was there.
+  case set(ToolValue)
+  /// Appends to the array stored under the key (an absent key starts empty).
+  case arrayAdd([ToolValue])
+  /// Adds entries to the dictionary stored under the key (an absent key starts empty).
+  case dictionaryAdd([String: ToolValue])
+}
+
+/// A value given on the command line, checked and converted.
+public indirect enum ToolValue: Equatable {
+  case string(String)
+  case integer(Int)
+  case real(Double)
+  case boolean(Bool)
+  case date(Date)
+  case data(Data)
+  case array([ToolValue])
+  case dictionary([String: ToolValue])
+  /// A value with no type flag: a property list in text form when it starts with `(`, `{`
+  /// or `<`, else a string (what macOS `defaults` does).
+  case untyped(String)
+}
+
+/// A command line that cannot be carried out, with the message to print.
+public enum ToolArgumentError: Error, Equatable {
+  /// Wrong verb or arity: print the usage of `verb` (all verbs when `nil`).
+  case usage(verb: String?, message: String)
+  /// A value that does not parse as the type asked for.
+  case invalidValue(String)
+}
+
+/// Turns `defaults` arguments into a ``ToolCommand``.
+public enum ToolArguments {
+  /// The verbs, in the order help lists them, each with its usage line.
+  public static let verbs: [(name: String, usage: String)] = [
+    ("domains", "defaults domains                          list the domains"),
+    ("read", "defaults read [domain [key]]              show a domain, a key, or everything"),
+    ("read-type", "defaults read-type domain key             show the type of a key's value"),
+    (
+      "write",
+      "defaults write domain key value           store a string (or a property list in text)\n"
+        + "defaults write domain key -type value     -string -int -float -bool -date -data\n"
+        + "defaults write domain key -array v…       also -array-add; items may be typed (-int 3)\n"
+        + "defaults write domain key -dict k v…      also -dict-add"
+    ),
+    ("delete", "defaults delete domain [key]              remove a key, or the whole domain"),
+    ("rename", "defaults rename domain old new            rename a key"),
+    ("find", "defaults find word                        search keys and values of every domain"),
+    ("export", "defaults export domain file|-             write a domain as an XML property list"),
+    ("import", "defaults import domain file|-             replace a domain with a property list"),
+    ("watch", "defaults watch domain [key]               print each change as it happens"),
+    ("help", "defaults help [verb]                      show this help"),
+  ]
+
+  public static func parse(_ arguments: [String]) throws(ToolArgumentError) -> ToolCommand {
+    guard let verb = arguments.first else {
+      throw .usage(verb: nil, message: "no verb given")
+    }
+    let rest = Array(arguments.dropFirst())
+    func arity(_ counts: ClosedRange<Int>) throws(ToolArgumentError) {
+      guard counts.contains(rest.count) else {
+        throw .usage(verb: verb, message: "wrong number of arguments for \(verb)")
+      }
+    }
+    switch verb {
+    case "help", "-h", "--help":
+      try arity(0...1)
+      return .help(verb: rest.first)
+    case "domains":
+      try arity(0...0)
+      return .domains
+    case "read":
+      try arity(0...2)
+      return .read(domain: rest.first.map(domainName), key: rest.count > 1 ? rest[1] : nil)
+    case "read-type":
+      try arity(2...2)
+      return .readType(domain: domainName(rest[0]), key: rest[1])
+    case "write":
+      guard rest.count >= 3 else {
+        throw .usage(verb: verb, message: "write needs a domain, a key and a value")
+      }
+      return .write(
+        domain: domainName(rest[0]), key: rest[1], action: try action(Array(rest.dropFirst(2))))
+    case "delete":
+      try arity(1...2)
+      return .delete(domain: domainName(rest[0]), key: rest.count > 1 ? rest[1] : nil)
+    case "rename":
+      try arity(3...3)
+      return .rename(domain: domainName(rest[0]), old: rest[1], new: rest[2])
+    case "find":
+      try arity(1...1)
+      return .find(word: rest[0])
+    case "export":
+      try arity(2...2)
+      return .export(domain: domainName(rest[0]), destination: rest[1])
+    case "import":
+      try arity(2...2)
+      return .importing(domain: domainName(rest[0]), source: rest[1])
+    case "watch":
+      try arity(1...2)
+      return .watch(domain: domainName(rest[0]), key: rest.count > 1 ? rest[1] : nil)
+    default:
+      throw .usage(verb: nil, message: "unknown verb \"\(verb)\"")
+    }
+  }
+
+  /// `-g` and `NSGlobalDomain` name the global domain, as on macOS; Foundation on Linux
+  /// keeps it in `.GlobalPreferences.plist`.
+  static func domainName(_ argument: String) -> String {
+    argument == "-g" || argument == "NSGlobalDomain" ? ".GlobalPreferences" : argument
+  }
+
+  private static func action(_ words: [String]) throws(ToolArgumentError) -> WriteAction {
+    switch words[0] {
+    case "-array":
+      return .set(.array(try items(words.dropFirst())))
+    case "-array-add":
+      return .arrayAdd(try items(words.dropFirst()))
+    case "-dict":
+      return .set(.dictionary(try entries(words.dropFirst())))
+    case "-dict-add":
+      return .dictionaryAdd(try entries(words.dropFirst()))
+    default:
+      var remaining = words[...]
+      let value = try item(&remaining)
+      guard remaining.isEmpty else {
+        throw .usage(verb: "write", message: "unexpected \"\(remaining.first!)\" after the value")
+      }
+      return .set(value)
+    }
+  }
+
+  private static func items(_ words: ArraySlice<String>) throws(ToolArgumentError) -> [ToolValue] {
+    var remaining = words
+    var values: [ToolValue] = []
+    while !remaining.isEmpty { values.append(try item(&remaining)) }
+    return values
+  }
+
+  private static func entries(_ words: ArraySlice<String>) throws(ToolArgumentError)
+    -> [String: ToolValue]
+  {
+    var remaining = words
+    var entries: [String: ToolValue] = [:]
+    while let key = remaining.popFirst() {
+      guard !remaining.isEmpty else {
+        throw .usage(verb: "write", message: "-dict key \"\(key)\" has no value")
+      }
+      entries[key] = try item(&remaining)
+    }
+    return entries
+  }
+
+  /// One value: a type flag and its text, or a bare text.
+  private static func item(_ words: inout ArraySlice<String>) throws(ToolArgumentError)
+    -> ToolValue
+  {
+    guard let first = words.popFirst() else {
+      throw .usage(verb: "write", message: "a value is missing")
+    }
+    let flags = ["-string", "-int", "-integer", "-float", "-bool", "-boolean", "-date", "-data"]
+    guard flags.contains(first) else { return .untyped(first) }
+    guard let text = words.popFirst() else {
+      throw .usage(verb: "write", message: "\(first) needs a value")
+    }
+    switch first {
+    case "-string": return .string(text)
+    case "-int", "-integer":
+      guard let value = Int(text) else { throw .invalidValue("\"\(text)\" is not an integer") }
+      return .integer(value)
+    case "-float":
+      guard let value = Double(text) else { throw .invalidValue("\"\(text)\" is not a number") }
+      return .real(value)
+    case "-bool", "-boolean":
+      switch text.lowercased() {
+      case "true", "yes", "1": return .boolean(true)
+      case "false", "no", "0": return .boolean(false)
+      default: throw .invalidValue("\"\(text)\" is not a Boolean (true, false, yes, no, 1, 0)")
+      }
+    case "-date":
+      guard let date = parseDate(text) else {
+        throw .invalidValue(
+          "\"\(text)\" is not a date (\"2026-11-29 13:40:18 +0000\" or ISO 8601)")
+      }
+      return .date(date)
+    default:  // -data
+      guard let data = parseHex(text) else {
+        throw .invalidValue("\"\(text)\" is not hexadecimal data (an even number of 0-9, a-f)")
+      }
+      return .data(data)
+    }
+  }
+
+  static func parseDate(_ text: String) -> Date? {
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.dateFormat = "yyyy-MM-dd HH:mm:ss Z"
+    if let date = formatter.date(from: text) { return date }
+    return ISO8601DateFormatter().date(from: text)
+  }
+
+  static func parseHex(_ text: String) -> Data? {
+    let digits = Array(text.lowercased().utf8)
+    guard digits.count % 2 == 0 else { return nil }
+    var bytes: [UInt8] = []
+    var index = 0
+    while index < digits.count {
+      guard let high = hexValue(digits[index]), let low = hexValue(digits[index + 1]) else {
+        return nil
+      }
+      bytes.append(high << 4 | low)
+      index += 2
+    }
+    return Data(bytes)
+  }
+
+  private static func hexValue(_ digit: UInt8) -> UInt8? {
+    switch digit {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+    default: nil
+    }
+  }
+}

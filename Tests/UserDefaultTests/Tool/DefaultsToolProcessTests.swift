@@ -1,0 +1,251 @@
+import Foundation
+import Testing
+
+@testable import UserDefault
+
+/// The `defaults` executable run as a real process against a temporary preferences
+/// directory.
+@Suite("defaults: the tool as a process")
+struct DefaultsToolProcessTests {
+  final class Sandbox {
+    let directory = TemporaryDirectory()
+    var environment: [String: String?] {
+      ["XDG_CONFIG_HOME": directory.path, "HOME": directory.path]
+    }
+
+    @discardableResult
+    func run(_ arguments: String...) throws -> (status: Int32, output: String, error: String) {
+      try run(arguments)
+    }
+
+    @discardableResult
+    func run(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
+      try ChildProcess.run("defaults", arguments, environment: environment)
+    }
+
+    func values(_ domain: String) throws -> [String: Any] {
+      let data = try #require(
+        FileManager.default.contents(atPath: directory.path + "/\(domain).plist"))
+      return try #require(
+        try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any])
+    }
+  }
+
+  @Test func everyTypeFlagWritesItsType() throws {
+    let sandbox = Sandbox()
+    let writes: [[String]] = [
+      ["s", "plain text"], ["typed", "-string", "42"], ["i", "-int", "-3"],
+      ["i2", "-integer", "9"],
+      ["f", "-float", "2.5"], ["b", "-bool", "true"], ["b2", "-boolean", "NO"],
+      ["d", "-date", "2026-11-29 13:40:18 +0000"], ["x", "-data", "00ff"],
+      ["a", "-array", "one", "-int", "2"], ["m", "-dict", "k", "v", "n", "-int", "1"],
+      ["p", "{ a = 1; }"],
+    ]
+    for write in writes {
+      let result = try sandbox.run(["write", "app"] + write)
+      #expect(result.status == 0, "\(write): \(result.error)")
+    }
+    let values = try sandbox.values("app")
+    #expect(values["s"] as? String == "plain text")
+    #expect(values["typed"] as? String == "42")
+    #expect(values["i"] as? Int == -3)
+    #expect(values["i2"] as? Int == 9)
+    #expect(values["f"] as? Double == 2.5)
+    #expect(values["b"] as? Bool == true)
+    #expect(values["b2"] as? Bool == false)
+    #expect(values["d"] as? Date == PropertyListDate.parse("2026-11-29 13:40:18 +0000"))
+    #expect(values["x"] as? Data == Data([0, 255]))
+    #expect((values["a"] as? [Any]).map { "\($0)" } == "[\"one\", 2]")
+    #expect((values["m"] as? [String: Any])?["n"] as? Int == 1)
+    #expect((values["p"] as? [String: Any])?["a"] as? String == "1")
+    #expect(try sandbox.run("read-type", "app", "i").output == "Type is integer\n")
+    #expect(try sandbox.run("read-type", "app", "f").output == "Type is float\n")
+    #expect(try sandbox.run("read-type", "app", "b").output == "Type is boolean\n")
+    #expect(try sandbox.run("read-type", "app", "d").output == "Type is date\n")
+    #expect(try sandbox.run("read-type", "app", "x").output == "Type is data\n")
+    #expect(try sandbox.run("read-type", "app", "a").output == "Type is array\n")
+    #expect(try sandbox.run("read-type", "app", "m").output == "Type is dictionary\n")
+    #expect(try sandbox.run("read-type", "app", "s").output == "Type is string\n")
+  }
+
+  @Test func readDomainsFindRenameDeleteAndAddVerbs() throws {
+    let sandbox = Sandbox()
+    try sandbox.run("write", "app", "name", "Ada")
+    try sandbox.run("write", "other", "count", "-int", "2")
+    #expect(try sandbox.run("domains").output == "app, other\n")
+    #expect(try sandbox.run("read", "app", "name").output == "Ada\n")
+    #expect(try sandbox.run("read", "app").output == "{\n    name = Ada;\n}\n")
+    #expect(try sandbox.run("read").output.contains("count = 2;"))
+    #expect(try sandbox.run("find", "ada").output.hasPrefix("Found 1 keys in domain 'app'"))
+    #expect(try sandbox.run("find", "zzz").output == "No domain, key, nor value containing 'zzz'\n")
+
+    #expect(try sandbox.run("rename", "app", "name", "fullName").status == 0)
+    #expect(try sandbox.values("app")["fullName"] as? String == "Ada")
+    #expect(try sandbox.values("app")["name"] == nil)
+
+    try sandbox.run("write", "app", "list", "-array", "a")
+    try sandbox.run("write", "app", "list", "-array-add", "b", "-int", "3")
+    #expect((try sandbox.values("app")["list"] as? [Any]).map { "\($0)" } == "[\"a\", \"b\", 3]")
+    try sandbox.run("write", "app", "map", "-dict", "a", "1")
+    try sandbox.run("write", "app", "map", "-dict-add", "b", "-int", "2")
+    let map = try #require(try sandbox.values("app")["map"] as? [String: Any])
+    #expect(map["a"] as? String == "1" && map["b"] as? Int == 2)
+
+    #expect(try sandbox.run("delete", "app", "fullName").status == 0)
+    #expect(try sandbox.values("app")["fullName"] == nil)
+    #expect(try sandbox.run("delete", "other").status == 0)
+    #expect(try sandbox.run("domains").output == "app\n")
+  }
+
+  @Test func errorsHaveMacOSMessagesAndExitStatusOne() throws {
+    let sandbox = Sandbox()
+    try sandbox.run("write", "app", "k", "v")
+    let cases: [([String], String)] = [
+      (["read", "missing"], "Domain missing does not exist"),
+      (["read", "app", "nokey"], "The domain/default pair of (app, nokey) does not exist"),
+      (["read-type", "app", "nokey"], "The domain/default pair of (app, nokey) does not exist"),
+      (["delete", "missing"], "Domain (missing) not found.\nDefaults have not been changed."),
+      (
+        ["delete", "app", "nokey"],
+        "Domain (app) key (nokey) not found.\nDefaults have not been changed."
+      ),
+      (["rename", "app", "nokey", "x"], "Key nokey does not exist in domain app; not renamed"),
+      (["write", "app", "k", "-int", "abc"], "defaults: \"abc\" is not an integer"),
+      (["write", "app", "k", "(unclosed"], "Could not parse: (unclosed.  Try single-quoting it."),
+      (
+        ["write", "../escape", "k", "v"], "bad domain name: suite name \"../escape\" contains \"/\""
+      ),
+      (["export", "missing", "-"], "Domain missing does not exist"),
+      (["import", "app", "/nonexistent/file.plist"], "Could not read /nonexistent/file.plist"),
+      (["bogus"], "defaults: unknown verb \"bogus\""),
+      (["read-type", "app"], "defaults: wrong number of arguments for read-type"),
+    ]
+    for (arguments, message) in cases {
+      let result = try ChildProcess.run("defaults", arguments, environment: sandbox.environment)
+      #expect(result.status == 1, "\(arguments)")
+      #expect(result.error.hasPrefix(message), "\(arguments): \(result.error)")
+    }
+    // Adding to a value that is not an array is refused and changes nothing.
+    let notArray = try sandbox.run("write", "app", "k", "-array-add", "x")
+    #expect(notArray.status == 1 && notArray.error.hasPrefix("Value for key k is not an array"))
+    #expect(try sandbox.values("app")["k"] as? String == "v")
+    // An unreadable file is reported, not replaced.
+    let path = sandbox.directory.path + "/broken.plist"
+    _ = FileManager.default.createFile(atPath: path, contents: Data("garbage".utf8))
+    let broken = try sandbox.run("read", "broken")
+    #expect(broken.status == 1 && broken.error.hasPrefix("Cannot read \(path)"))
+    #expect(FileManager.default.contents(atPath: path) == Data("garbage".utf8))
+    #expect(try sandbox.run("help").status == 0)
+    #expect(try sandbox.run("help", "write").output.contains("-array-add"))
+  }
+
+  @Test("Export, import and export again give the same XML, byte for byte")
+  func exportImportRoundTripIsByteForByte() throws {
+    let sandbox = Sandbox()
+    for write in [
+      ["s", "text & <markup>"], ["i", "-int", "7"], ["f", "-float", "0.1"], ["b", "-bool", "yes"],
+      ["d", "-date", "2001-01-01 00:00:00 +0000"], ["x", "-data", "cafe"],
+      ["a", "-array", "x", "-int", "1"], ["m", "-dict", "k", "-float", "1.5"],
+    ] {
+      try sandbox.run(["write", "source"] + write)
+    }
+    let first = sandbox.directory.path + "/first.plist"
+    let second = sandbox.directory.path + "/second.plist"
+    #expect(try sandbox.run("export", "source", first).status == 0)
+    #expect(try sandbox.run("import", "copy", first).status == 0)
+    #expect(try sandbox.run("export", "copy", second).status == 0)
+    let firstData = try #require(FileManager.default.contents(atPath: first))
+    #expect(firstData == FileManager.default.contents(atPath: second))
+    #expect(String(decoding: firstData, as: UTF8.self).hasPrefix("<?xml"))
+    // Standard output export equals the file export.
+    #expect(
+      try sandbox.run("export", "copy", "-").output == String(decoding: firstData, as: UTF8.self))
+    // A binary property list imports too.
+    let values = try sandbox.values("source")
+    let binary = try PropertyListSerialization.data(
+      fromPropertyList: values, format: .binary, options: 0)
+    let binaryPath = sandbox.directory.path + "/binary.bplist"
+    _ = FileManager.default.createFile(atPath: binaryPath, contents: binary)
+    #expect(try sandbox.run("import", "frombinary", binaryPath).status == 0)
+    #expect(try sandbox.values("frombinary")["i"] as? Int == 7)
+  }
+
+  @Test("A write by the tool reaches a running process that uses the library")
+  func toolWritesAreObservedByARunningApp() throws {
+    let sandbox = Sandbox()
+    try sandbox.run("write", "live", "counter", "-int", "1")
+    let app = Process()
+    app.executableURL = ChildProcess.buildDirectory.appendingPathComponent("UserDefaultTestHelper")
+    app.arguments = ["observe", "live", "counter", "42"]
+    app.environment = ProcessInfo.processInfo.environment.merging(
+      ["XDG_CONFIG_HOME": sandbox.directory.path, "HOME": sandbox.directory.path]) { $1 }
+    let output = Pipe()
+    app.standardOutput = output
+    try app.run()
+    var text = ""
+    while !text.contains("ready") {
+      let chunk = output.fileHandleForReading.availableData
+      if chunk.isEmpty { break }
+      text += String(decoding: chunk, as: UTF8.self)
+    }
+    #expect(try sandbox.run("write", "live", "counter", "-int", "42").status == 0)
+    text += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    app.waitUntilExit()
+    #expect(text.contains("observed 42"), "\(text)")
+    #expect(app.terminationStatus == 0)
+  }
+
+  @Test("watch prints each change as it happens")
+  func watchPrintsChanges() throws {
+    let sandbox = Sandbox()
+    try sandbox.run("write", "watched", "k", "-int", "1")
+    let watcher = Process()
+    watcher.executableURL = ChildProcess.buildDirectory.appendingPathComponent("defaults")
+    watcher.arguments = ["watch", "watched"]
+    watcher.environment = ProcessInfo.processInfo.environment.merging(
+      ["XDG_CONFIG_HOME": sandbox.directory.path, "HOME": sandbox.directory.path]) { $1 }
+    let output = Pipe()
+    watcher.standardOutput = output
+    try watcher.run()
+    // Bound the whole exchange: stopping the watcher ends the reads below.
+    DispatchQueue.global().asyncAfter(deadline: .now() + 20) { watcher.terminate() }
+    func readUntil(_ marker: String) -> String {
+      var text = ""
+      while !text.contains(marker) {
+        let chunk = output.fileHandleForReading.availableData
+        if chunk.isEmpty { break }
+        text += String(decoding: chunk, as: UTF8.self)
+      }
+      return text
+    }
+    #expect(readUntil("Watching").contains("Watching watched"))
+    try sandbox.run("write", "watched", "k", "-int", "5")
+    #expect(readUntil("k = 5").contains("k = 5"))
+    try sandbox.run("delete", "watched", "k")
+    #expect(readUntil("k deleted").contains("k deleted"))
+    watcher.terminate()
+    watcher.waitUntilExit()
+  }
+
+  @Test func readTypeShowsTheDeclaredTypeFromAPublishedRegistry() throws {
+    let sandbox = Sandbox()
+    Diagnostics.installRecorder()
+    let key = UserDefaults.Key<Int>("tool.declared.\(UUID().uuidString.prefix(6))", default: 12)
+    let store = try PreferencesStore(suiteName: "declared", directory: sandbox.directory.path)
+    store[key] = 3
+    try store.flush()
+    try store.publishKeyRegistry()
+    let result = try sandbox.run("read-type", "declared", key.name)
+    #expect(result.output.hasPrefix("Type is integer\nDeclared as Swift.Int, default 12, by Key "))
+  }
+}
+
+/// Dates as the tool prints and parses them.
+enum PropertyListDate {
+  static func parse(_ text: String) -> Date? {
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.dateFormat = "yyyy-MM-dd HH:mm:ss Z"
+    return formatter.date(from: text)
+  }
+}
