@@ -3,7 +3,7 @@ import Foundation
 /// Why a value could not be turned into a stored property list, or back.
 ///
 /// Thrown by the bridging layer (``PropertyListValue``, ``UserDefaultable``) and by the
-/// APIs that promise to refuse rather than crash, such as ``UserDefaults/store(_:forKey:)``.
+/// APIs that promise to refuse rather than crash, such as `UserDefaults.store(_:forKey:)`.
 public struct DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
   /// Which diagnostic this error becomes when it is reported.
   public let kind: DefaultsDiagnostic.Kind

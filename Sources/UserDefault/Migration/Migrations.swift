@@ -95,5 +95,6 @@ public struct Migrations {
 /// Builds the list of ``Migrations`` from one ``Migration`` per line.
 @resultBuilder
 public enum MigrationListBuilder {
+  /// The migrations, in the order written.
   public static func buildBlock(_ migrations: Migration...) -> [Migration] { migrations }
 }

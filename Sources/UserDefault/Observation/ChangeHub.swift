@@ -72,7 +72,7 @@ final class ChangeHub: Sendable {
     if removed { listenerCount.subtract(1, ordering: .relaxed) }
   }
 
-  /// Set by ``UserDefaults/withoutPropagation(_:)``: changes made meanwhile reach no
+  /// Set by `UserDefaults.withoutPropagation(_:)`: changes made meanwhile reach no
   /// listener (the Observation framework is still told).
   @TaskLocal static var isPropagationSuppressed = false
 

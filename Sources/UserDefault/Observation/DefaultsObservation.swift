@@ -1,6 +1,6 @@
 import Foundation
 
-/// A registration made by ``UserDefaults/observe(_:initial:_:)``; stops on ``cancel()`` or
+/// A registration made by `UserDefaults.observe(_:initial:_:)`; stops on ``cancel()`` or
 /// when released.
 ///
 /// After `cancel()` returns, the callback is not called again: a delivery running on

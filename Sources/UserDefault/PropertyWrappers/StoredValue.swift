@@ -76,7 +76,7 @@ extension StoredValue {
 
 extension StoredValue where Value: Sendable {
   /// Calls `callback` after each change of this entry's value; see
-  /// ``UserDefaults/observe(_:initial:_:)``.
+  /// `UserDefaults.observe(_:initial:_:)`.
   public func observe(
     initial: Bool = false,
     _ callback: @escaping @Sendable (UserDefaults.KeyChange<Value>) -> Void
@@ -85,7 +85,7 @@ extension StoredValue where Value: Sendable {
   }
 
   /// The current value (unless `initial` is false), then each new value; see
-  /// ``UserDefaults/updates(_:initial:)-(Key<Value>,_)``.
+  /// `UserDefaults.updates(_:initial:)`.
   public func updates(initial: Bool = true) -> AsyncStream<Value> {
     defaults.updates(descriptor(), initial: initial)
   }

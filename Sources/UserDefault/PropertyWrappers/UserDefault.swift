@@ -17,7 +17,7 @@ import Foundation
 /// to an optional removes the stored value. `$property` is a ``StoredValue``.
 ///
 /// On a `static var` in the Swift 6 language mode, write `nonisolated(unsafe) static var`
-/// or isolate it to a global actor; typed keys (``UserDefaults/Key``) need neither.
+/// or isolate it to a global actor; typed keys (`UserDefaults.Key`) need neither.
 @propertyWrapper
 public struct UserDefault<Value> {
   private enum Source {
@@ -34,10 +34,16 @@ public struct UserDefault<Value> {
   /// A value stored under `key`, reading `defaultValue` when nothing is stored.
   ///
   /// - Parameters:
-  ///   - suite: the `UserDefaults` to use (`.standard` by default). `defaults:` is the
-  ///     same parameter under the other name the seed designs used; give one of them.
-  ///   - encoder, decoder: JSON coders for values stored as JSON (`Codable` types that
-  ///     are neither property-list types nor `RawRepresentable`).
+  ///   - key: The stored name.
+  ///   - defaultValue: What the property reads when nothing (readable) is stored.
+  ///   - suite: The `UserDefaults` to use (`UserDefaults.libraryDefault`, normally
+  ///     `.standard`, when neither this nor `defaults` is given).
+  ///   - defaults: The same parameter under the other name the seed designs used.
+  ///   - encoder: The JSON encoder for values stored as JSON (`Codable` types that are
+  ///     neither property-list types nor `RawRepresentable`).
+  ///   - decoder: The JSON decoder for those values.
+  ///   - file: Where the property is declared, for the key registry.
+  ///   - line: Where the property is declared, for the key registry.
   public init(
     _ key: String, defaultValue: Value, suite: UserDefaults? = nil, defaults: UserDefaults? = nil,
     encoder: JSONEncoder? = nil, decoder: JSONDecoder? = nil,

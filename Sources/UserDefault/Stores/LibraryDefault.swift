@@ -19,7 +19,7 @@ extension UserDefaults {
 
 extension PreferencesStore {
   /// Makes the library's store the instance every API of the library uses when none is
-  /// given (``UserDefaults/libraryDefault``, ``UserDefaults/librarySuite(named:)``).
+  /// given (`UserDefaults.libraryDefault`, `UserDefaults.librarySuite(named:)`).
   ///
   /// Call once at start-up, before the first read. The trade-off: code that calls
   /// `UserDefaults.standard` directly then reads Foundation's own cache of the same file,
