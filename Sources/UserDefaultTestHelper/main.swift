@@ -143,6 +143,18 @@ case "store-wait" where arguments.count == 5:
   } catch {
     exit(1)
   }
+case "store-verify" where arguments.count == 5:
+  // Checks that keys "<prefix>.<i>" = i for i in 0..<count are all in the store's file.
+  do {
+    let store = try PreferencesStore(suiteName: arguments[2])
+    let prefix = arguments[3]
+    let count = Int(arguments[4]) ?? 0
+    let missing = (0..<count).filter { store.object(forKey: "\(prefix).\($0)") as? Int != $0 }
+    print(missing.isEmpty ? "ok \(count)" : "missing \(missing.count) of \(count)")
+    exit(missing.isEmpty ? 0 : 1)
+  } catch {
+    exit(1)
+  }
 case "observe" where arguments.count == 5:
   // Prints "ready", then waits (at most 10 s) for an observer of <key> to be told the Int
   // <value>; prints "observed <value>" or "timeout". For the defaults tool's tests.
