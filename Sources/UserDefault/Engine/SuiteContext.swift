@@ -15,6 +15,15 @@ final class SuiteContext: Sendable {
   let hub: ChangeHub
   private let notifications = Lock<FoundationChangeNotifications?>(nil)
 
+  /// Drops the cached values of changed keys and tells their observers; called outside
+  /// every lock, after the store holds the new values.
+  func announce(_ changes: [ChangeHub.Change]) {
+    for change in changes {
+      cache.invalidate(change.name)
+      hub.publish(change)
+    }
+  }
+
   /// The suite's notification watcher, if a key of it was ever observed.
   var foundationNotificationsIfWatched: FoundationChangeNotifications? {
     notifications.withLock { $0 }

@@ -17,6 +17,21 @@ final class ChangeHub: Sendable {
     let name: String
     let oldObject: Any?
     let newObject: Any?
+
+    init(name: String, oldObject: Any?, newObject: Any?) {
+      self.name = name
+      self.oldObject = oldObject
+      self.newObject = newObject
+    }
+
+    /// The change from `old` to `new`; `nil` when both hold the same value (or nothing).
+    init?(name: String, from old: Any?, to new: Any?) {
+      switch (old, new) {
+      case (nil, nil): return nil
+      case (let old?, let new?) where PropertyListEquality.isEqual(old, new): return nil
+      default: self.init(name: name, oldObject: old, newObject: new)
+      }
+    }
   }
 
   typealias Listener = @Sendable (Change) -> Void

@@ -55,22 +55,15 @@ final class FoundationChangeNotifications: Sendable {
     let changes = state.withLock { state in
       var changes: [ChangeHub.Change] = []
       for name in state.watched {
-        let old = state.lastKnown[name]
         let new = defaults.object(forKey: name)
-        switch (old, new) {
-        case (nil, nil): continue
-        case (let old?, let new?) where PropertyListEquality.isEqual(old, new): continue
-        default: break
-        }
+        guard let change = ChangeHub.Change(name: name, from: state.lastKnown[name], to: new)
+        else { continue }
         state.lastKnown[name] = new
-        changes.append(ChangeHub.Change(name: name, oldObject: old, newObject: new))
+        changes.append(change)
       }
       return changes
     }
-    for change in changes {
-      suite.cache.invalidate(change.name)
-      suite.hub.publish(change)
-    }
+    suite.announce(changes)
   }
 
   /// Subscribes to the notification for the life of the process (suite contexts are

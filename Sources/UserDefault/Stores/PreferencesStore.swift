@@ -287,25 +287,18 @@ final class StoreEngine: Sendable {
     let (applied, scheduleFlush) = state.withLock { guarded in
       var applied: [ChangeHub.Change] = []
       for (name, new) in changes {
-        let old = guarded.state.values[name]
-        switch (old, new) {
-        case (nil, nil): continue
-        case (let old?, let new?) where PropertyListEquality.isEqual(old, new): continue
-        default: break
-        }
+        guard let change = ChangeHub.Change(name: name, from: guarded.state.values[name], to: new)
+        else { continue }
         guarded.state.values[name] = new
         guarded.state.changeCount += 1
         guarded.state.changed[name] = guarded.state.changeCount
-        applied.append(ChangeHub.Change(name: name, oldObject: old, newObject: new))
+        applied.append(change)
       }
       let schedule = !applied.isEmpty && file != nil && !guarded.state.isFlushScheduled
       if schedule { guarded.state.isFlushScheduled = true }
       return (applied, schedule)
     }
-    for change in applied {
-      suiteContext.cache.invalidate(change.name)
-      suiteContext.hub.publish(change)
-    }
+    suiteContext.announce(applied)
     if scheduleFlush {
       let delay = DispatchTimeInterval.nanoseconds(
         Int(flushWindow.components.attoseconds / 1_000_000_000))
@@ -452,22 +445,15 @@ final class StoreEngine: Sendable {
       var changes: [ChangeHub.Change] = []
       for name in Set(disk.keys).union(guarded.state.values.keys)
       where guarded.state.changed[name] == nil {
-        let old = guarded.state.values[name]
         let new = disk[name]
-        switch (old, new) {
-        case (nil, nil): continue
-        case (let old?, let new?) where PropertyListEquality.isEqual(old, new): continue
-        default: break
-        }
+        guard let change = ChangeHub.Change(name: name, from: guarded.state.values[name], to: new)
+        else { continue }
         guarded.state.values[name] = new
-        changes.append(ChangeHub.Change(name: name, oldObject: old, newObject: new))
+        changes.append(change)
       }
       return changes
     }
-    for change in changes {
-      suiteContext.cache.invalidate(change.name)
-      suiteContext.hub.publish(change)
-    }
+    suiteContext.announce(changes)
   }
 
   /// Loads the file when another process changed it since this store last looked.

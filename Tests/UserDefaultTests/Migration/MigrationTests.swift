@@ -135,30 +135,16 @@ struct MigrationTests {
   @Test("A run killed inside a step is finished by the next run; no step runs twice")
   func interruptedRunIsFinishedByTheNext() throws {
     let directory = TemporaryDirectory()
-    let process = Process()
-    process.executableURL = ChildProcess.buildDirectory.appendingPathComponent(
-      "UserDefaultTestHelper")
-    process.arguments = ["migrate", "migrated", "hang-in-3"]
-    process.environment = ProcessInfo.processInfo.environment.merging(
-      ["XDG_CONFIG_HOME": directory.path, "HOME": directory.path]) { $1 }
-    let output = Pipe()
-    process.standardOutput = output
-    try process.run()
-    // Wait for the child to be inside step 3 (its announcement), then kill it.
-    var text = ""
-    while !text.contains("in step 3") {
-      let chunk = output.fileHandleForReading.availableData
-      if chunk.isEmpty { break }
-      text += String(decoding: chunk, as: UTF8.self)
-    }
-    #expect(text.contains("in step 3"))
-    kill(process.processIdentifier, SIGKILL)
-    process.waitUntilExit()
+    let environment = ["XDG_CONFIG_HOME": directory.path, "HOME": directory.path]
+    let child = try RunningChild(
+      "UserDefaultTestHelper", ["migrate", "migrated", "hang-in-3"], environment: environment)
+    // Kill the child once it announces it is inside step 3.
+    #expect(child.readUntil("in step 3").contains("in step 3"))
+    child.stop(abruptly: true)
     #expect(try counts(directory) == [1, 1, 0, 0, 2], "steps 1 and 2 were on disk; 3 was not")
 
     let rerun = try ChildProcess.run(
-      "UserDefaultTestHelper", ["migrate", "migrated", "normal"],
-      environment: ["XDG_CONFIG_HOME": directory.path, "HOME": directory.path])
+      "UserDefaultTestHelper", ["migrate", "migrated", "normal"], environment: environment)
     #expect(rerun.output.contains("applied [3, 4]"), "\(rerun.output) \(rerun.error)")
     #expect(try counts(directory) == [1, 1, 1, 1, 4])
   }
@@ -166,19 +152,13 @@ struct MigrationTests {
   @Test("Two processes migrating at once run each step once")
   func concurrentRunsRunEachStepOnce() throws {
     let directory = TemporaryDirectory()
-    let processes = try (0..<2).map { _ in
-      let process = Process()
-      process.executableURL = ChildProcess.buildDirectory.appendingPathComponent(
-        "UserDefaultTestHelper")
-      process.arguments = ["migrate", "migrated", "normal"]
-      process.environment = ProcessInfo.processInfo.environment.merging(
-        ["XDG_CONFIG_HOME": directory.path, "HOME": directory.path]) { $1 }
-      process.standardOutput = FileHandle.nullDevice
-      try process.run()
-      return process
+    let environment = ["XDG_CONFIG_HOME": directory.path, "HOME": directory.path]
+    let children = try (0..<2).map { _ in
+      try RunningChild(
+        "UserDefaultTestHelper", ["migrate", "migrated", "normal"], environment: environment)
     }
-    for process in processes { process.waitUntilExit() }
-    #expect(processes.allSatisfy { $0.terminationStatus == 0 })
+    for child in children { _ = child.finish() }
+    #expect(children.allSatisfy { $0.process.terminationStatus == 0 })
     #expect(try counts(directory) == [1, 1, 1, 1, 4])
   }
 }

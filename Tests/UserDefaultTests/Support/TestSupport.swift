@@ -108,3 +108,45 @@ final class Counter: Sendable {
   func increment() { count.add(1, ordering: .relaxed) }
   var value: Int { count.load(ordering: .relaxed) }
 }
+
+/// A child process (an executable of this package) whose output is read as it comes, for
+/// tests that act while it runs.
+final class RunningChild {
+  let process = Process()
+  private let output = Pipe()
+  /// Everything the child printed that was read so far.
+  private(set) var text = ""
+
+  init(_ executable: String, _ arguments: [String], environment: [String: String]) throws {
+    process.executableURL = ChildProcess.buildDirectory.appendingPathComponent(executable)
+    process.arguments = arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    process.standardOutput = output
+    try process.run()
+  }
+
+  /// Reads until `marker` has been printed or the output ends (the child exited or was
+  /// stopped); returns everything read so far.
+  @discardableResult
+  func readUntil(_ marker: String) -> String {
+    while !text.contains(marker) {
+      let chunk = output.fileHandleForReading.availableData
+      if chunk.isEmpty { break }
+      text += String(decoding: chunk, as: UTF8.self)
+    }
+    return text
+  }
+
+  /// Waits for the child to exit and returns all it printed.
+  func finish() -> String {
+    text += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return text
+  }
+
+  /// Stops the child (SIGKILL when `abruptly`, else SIGTERM) and waits for it.
+  func stop(abruptly: Bool = false) {
+    if abruptly { kill(process.processIdentifier, SIGKILL) } else { process.terminate() }
+    process.waitUntilExit()
+  }
+}

@@ -174,57 +174,32 @@ struct DefaultsToolProcessTests {
   func toolWritesAreObservedByARunningApp() throws {
     let sandbox = Sandbox()
     try sandbox.run("write", "live", "counter", "-int", "1")
-    let app = Process()
-    app.executableURL = ChildProcess.buildDirectory.appendingPathComponent("UserDefaultTestHelper")
-    app.arguments = ["observe", "live", "counter", "42"]
-    app.environment = ProcessInfo.processInfo.environment.merging(
-      ["XDG_CONFIG_HOME": sandbox.directory.path, "HOME": sandbox.directory.path]) { $1 }
-    let output = Pipe()
-    app.standardOutput = output
-    try app.run()
-    var text = ""
-    while !text.contains("ready") {
-      let chunk = output.fileHandleForReading.availableData
-      if chunk.isEmpty { break }
-      text += String(decoding: chunk, as: UTF8.self)
-    }
+    let app = try RunningChild(
+      "UserDefaultTestHelper", ["observe", "live", "counter", "42"],
+      environment: ["XDG_CONFIG_HOME": sandbox.directory.path, "HOME": sandbox.directory.path])
+    app.readUntil("ready")
     #expect(try sandbox.run("write", "live", "counter", "-int", "42").status == 0)
-    text += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    app.waitUntilExit()
+    let text = app.finish()
     #expect(text.contains("observed 42"), "\(text)")
-    #expect(app.terminationStatus == 0)
+    #expect(app.process.terminationStatus == 0)
   }
 
   @Test("watch prints each change as it happens")
   func watchPrintsChanges() throws {
     let sandbox = Sandbox()
     try sandbox.run("write", "watched", "k", "-int", "1")
-    let watcher = Process()
-    watcher.executableURL = ChildProcess.buildDirectory.appendingPathComponent("defaults")
-    watcher.arguments = ["watch", "watched"]
-    watcher.environment = ProcessInfo.processInfo.environment.merging(
-      ["XDG_CONFIG_HOME": sandbox.directory.path, "HOME": sandbox.directory.path]) { $1 }
-    let output = Pipe()
-    watcher.standardOutput = output
-    try watcher.run()
+    let watcher = try RunningChild(
+      "defaults", ["watch", "watched"],
+      environment: ["XDG_CONFIG_HOME": sandbox.directory.path, "HOME": sandbox.directory.path])
     // Bound the whole exchange: stopping the watcher ends the reads below.
-    DispatchQueue.global().asyncAfter(deadline: .now() + 20) { watcher.terminate() }
-    func readUntil(_ marker: String) -> String {
-      var text = ""
-      while !text.contains(marker) {
-        let chunk = output.fileHandleForReading.availableData
-        if chunk.isEmpty { break }
-        text += String(decoding: chunk, as: UTF8.self)
-      }
-      return text
-    }
-    #expect(readUntil("Watching").contains("Watching watched"))
+    let process = watcher.process
+    DispatchQueue.global().asyncAfter(deadline: .now() + 20) { process.terminate() }
+    #expect(watcher.readUntil("Watching").contains("Watching watched"))
     try sandbox.run("write", "watched", "k", "-int", "5")
-    #expect(readUntil("k = 5").contains("k = 5"))
+    #expect(watcher.readUntil("k = 5").contains("k = 5"))
     try sandbox.run("delete", "watched", "k")
-    #expect(readUntil("k deleted").contains("k deleted"))
-    watcher.terminate()
-    watcher.waitUntilExit()
+    #expect(watcher.readUntil("k deleted").contains("k deleted"))
+    watcher.stop()
   }
 
   @Test func readTypeShowsTheDeclaredTypeFromAPublishedRegistry() throws {
