@@ -252,17 +252,32 @@ extension Optional: UserDefaultable where Wrapped: UserDefaultable {
 
 extension UserDefaultable where Self: RawRepresentable, RawValue: UserDefaultable {
   public init?(storableValue: RawValue.BaseType) {
-    guard let raw = RawValue(storableValue: storableValue) else { return nil }
-    self.init(rawValue: raw)
+    guard let value: Self = RawValueStorage.value(from: storableValue) else { return nil }
+    self = value
   }
   public var storableValue: RawValue.BaseType { rawValue.storableValue }
   public static func storableValue(of value: Self) throws(DefaultsError) -> RawValue.BaseType {
     try RawValue.storableValue(of: value.rawValue)
   }
   public static func decoded(from base: RawValue.BaseType) throws(DefaultsError) -> Self {
-    let raw = try RawValue.decoded(from: base)
-    guard let value = Self(rawValue: raw) else {
-      throw DefaultsError(.undecodableValue, "\(raw) is not a raw value of \(Self.self)")
+    try RawValueStorage.decoded(from: base)
+  }
+}
+
+/// The one implementation behind the two raw-value extensions (plain, and `Codable`,
+/// which needs its own, more specific extension to win over the JSON one).
+enum RawValueStorage {
+  static func value<T: RawRepresentable>(from base: T.RawValue.BaseType) -> T?
+  where T.RawValue: UserDefaultable {
+    T.RawValue(storableValue: base).flatMap(T.init(rawValue:))
+  }
+
+  static func decoded<T: RawRepresentable>(from base: T.RawValue.BaseType) throws(DefaultsError)
+    -> T
+  where T.RawValue: UserDefaultable {
+    let raw = try T.RawValue.decoded(from: base)
+    guard let value = T(rawValue: raw) else {
+      throw DefaultsError(.undecodableValue, "\(raw) is not a raw value of \(T.self)")
     }
     return value
   }
@@ -288,18 +303,14 @@ extension UserDefaultable where Self: Codable {
 // A type that is both RawRepresentable and Codable is stored as its raw value.
 extension UserDefaultable where Self: RawRepresentable & Codable, RawValue: UserDefaultable {
   public init?(storableValue: RawValue.BaseType) {
-    guard let raw = RawValue(storableValue: storableValue) else { return nil }
-    self.init(rawValue: raw)
+    guard let value: Self = RawValueStorage.value(from: storableValue) else { return nil }
+    self = value
   }
   public var storableValue: RawValue.BaseType { rawValue.storableValue }
   public static func storableValue(of value: Self) throws(DefaultsError) -> RawValue.BaseType {
     try RawValue.storableValue(of: value.rawValue)
   }
   public static func decoded(from base: RawValue.BaseType) throws(DefaultsError) -> Self {
-    let raw = try RawValue.decoded(from: base)
-    guard let value = Self(rawValue: raw) else {
-      throw DefaultsError(.undecodableValue, "\(raw) is not a raw value of \(Self.self)")
-    }
-    return value
+    try RawValueStorage.decoded(from: base)
   }
 }
