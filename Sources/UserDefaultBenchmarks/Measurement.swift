@@ -19,22 +19,55 @@ struct Stopwatch {
   static let shortestStable: Double = 1_000_000
 
   func time(maxIterations: Int = 1_000_000, _ body: () -> Void) -> Timing {
-    body()  // warm up: a first call may load or rebuild a cache that later calls reuse
-    // Calibrate: how many calls fit in the budget (at least one, at most the cap).
-    var iterations = 1
-    while iterations < maxIterations {
-      let elapsed = run(iterations, body)
-      if elapsed >= repetitionBudget / 4 { break }
-      iterations = Swift.min(maxIterations, iterations * 4)
-    }
-    var samples: [Double] = []
-    var shortest = Double.infinity
+    compare(body, body, maxIterations: maxIterations).library
+  }
+
+  /// Times two operations with their repetitions interleaved (library, raw, library, …),
+  /// so that a busy spell of the machine falls on both sides rather than on one.
+  func compare(
+    _ library: () -> Void, _ raw: () -> Void, maxIterations: Int = 1_000_000
+  ) -> (library: Timing, raw: Timing) {
+    let libraryIterations = calibrate(library, maxIterations: maxIterations)
+    let rawIterations = calibrate(raw, maxIterations: maxIterations)
+    var librarySamples: [Double] = []
+    var rawSamples: [Double] = []
     for _ in 0..<repetitions {
-      let elapsed = run(iterations, body)
-      shortest = Swift.min(shortest, elapsed)
-      samples.append(elapsed / Double(iterations))
+      librarySamples.append(run(libraryIterations, library))
+      rawSamples.append(run(rawIterations, raw))
     }
-    samples.sort()
+    return (
+      timing(librarySamples, iterations: libraryIterations),
+      timing(rawSamples, iterations: rawIterations)
+    )
+  }
+
+  /// How many calls fill about a repetition budget (at least one, at most the cap). A
+  /// first call may load or rebuild a cache that later calls reuse, so it is not counted;
+  /// the calibration runs twice and keeps the larger count, so one slow call (a page
+  /// fault, a preemption) cannot shrink every repetition to a single call.
+  private func calibrate(_ body: () -> Void, maxIterations: Int) -> Int {
+    body()
+    var best = 1
+    for _ in 0..<2 {
+      var iterations = 1
+      while iterations < maxIterations {
+        let elapsed = run(iterations, body)
+        if elapsed >= repetitionBudget / 4 {
+          // Scale to the budget from what this run measured.
+          let perCall = elapsed / Double(iterations)
+          iterations = Swift.max(iterations, Int(repetitionBudget / perCall))
+          break
+        }
+        iterations = Swift.min(maxIterations, iterations * 4)
+      }
+      best = Swift.max(best, Swift.min(iterations, maxIterations))
+    }
+    return best
+  }
+
+  private func timing(_ elapsed: [Double], iterations: Int) -> Timing {
+    let shortest = elapsed.min() ?? 0
+    let samples = elapsed.map { $0 / Double(iterations) }.sorted()
     var warning: String?
     if samples.count < 5 {
       warning = "only \(samples.count) repetitions (at least 5 are needed for a stable median)"

@@ -20,8 +20,8 @@ final class Report {
     emit(String(format: "floor (lock + dictionary lookup): %.0f ns", floor.median))
     emit(
       pad("benchmark", 34) + pad("keys", 8, right: true)
-        + pad("library ns [min..max]", 32, right: true)
-        + pad("raw ns [min..max]", 36, right: true) + pad("lib/raw", 10, right: true))
+        + pad("library ns [min..max]", 36, right: true)
+        + pad("raw ns [min..max]", 40, right: true) + pad("lib/raw", 10, right: true))
   }
 
   func add(_ row: ResultRow) {
@@ -31,7 +31,7 @@ final class Report {
     }
     emit(
       pad(row.benchmark, 34) + pad("\(row.size)", 8, right: true)
-        + pad(cell(row.library), 32, right: true) + pad(cell(row.raw), 36, right: true)
+        + pad(cell(row.library), 36, right: true) + pad(cell(row.raw), 40, right: true)
         + pad(String(format: "%.4f", row.ratio), 10, right: true))
   }
 
