@@ -51,18 +51,22 @@ struct DefaultsAccess {
     _ name: String, _ path: TrackedKeys.Path, _ token: BridgeToken, _ decodesCheaply: Bool
   ) -> CacheProbe {
     suite.hub.tracking.access(path)
+    // A cheap decode (a cast or two) costs less than any cache lookup: skip the cache.
+    if decodesCheaply {
+      guard let object = defaults.object(forKey: name) else { return .absent }
+      return .miss(object)
+    }
     if suite.seesEveryWrite, let entry = suite.cache.lookup(name, token: token, object: nil) {
       return .hit(entry)
     }
     guard let object = defaults.object(forKey: name) else { return .absent }
-    if decodesCheaply && !suite.seesEveryWrite { return .miss(object) }
     if let entry = suite.cache.lookup(name, token: token, object: object) { return .hit(entry) }
     return .miss(object)
   }
 
   /// Decodes a stored object the cache does not hold, and caches the outcome (a cheap
-  /// success is not cached on Foundation instances; a failure always is, so that it is
-  /// reported once per stored value, not on every read).
+  /// success is not cached; a failure always is, so that it is reported once per stored
+  /// value, not on every read).
   @usableFromInline
   func decode<Value>(_ object: Any, _ key: KeyDescriptor<Value>) -> Value? {
     let token = key.bridge.token
@@ -82,7 +86,7 @@ struct DefaultsAccess {
         key.name, token: token, object: object, result: Result<Value, _>.failure(error))
       return nil
     }
-    if !key.bridge.decodesCheaply || suite.seesEveryWrite {
+    if !key.bridge.decodesCheaply {
       suite.cache.store(key.name, token: token, object: object, result: .success(value))
     }
     return value
