@@ -5,6 +5,18 @@ enum PropertyListEquality {
   /// Whether two stored objects hold the same value. Cost: linear in the size of the
   /// value; constant for numbers and for strings or data that share storage.
   static func isEqual(_ lhs: Any, _ rhs: Any) -> Bool {
+    // Most comparisons are of two values of one common type: compare the types first
+    // (free), then make one cast that cannot fail, instead of trying casts in turn.
+    let type = Swift.type(of: lhs)
+    if type == Swift.type(of: rhs) {
+      if type == Int.self { return lhs as! Int == rhs as! Int }
+      if type == String.self { return lhs as! String == rhs as! String }
+      if type == Bool.self { return lhs as! Bool == rhs as! Bool }
+      if type == Double.self {
+        let (left, right) = (lhs as! Double, rhs as! Double)
+        return left == right || (left.isNaN && right.isNaN)
+      }
+    }
     switch (lhs, rhs) {
     case (let lhs as String, let rhs as String): return lhs == rhs
     case (let lhs as Data, let rhs as Data): return lhs == rhs

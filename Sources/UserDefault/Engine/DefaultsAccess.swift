@@ -113,7 +113,7 @@ struct DefaultsAccess {
         remove(key.name)
         return
       }
-      set(object, forName: key.name)
+      set(object, forName: key.name, trackingPath: key.trackingPath)
     } catch {
       DefaultsDiagnostics.report(
         error.kind, key: key.name, suite: suite.name, "\(error.message); nothing was written")
@@ -133,7 +133,7 @@ struct DefaultsAccess {
 
   func remove(_ name: String) {
     if let store = defaults as? PreferencesStore {
-      store.engine.update([name: nil])
+      store.engine.update(name, to: nil)
       return
     }
     let old = observedObject(name)
@@ -141,10 +141,10 @@ struct DefaultsAccess {
     didWrite(name, old: old, new: nil)
   }
 
-  private func set(_ object: Any, forName name: String) {
+  private func set(_ object: Any, forName name: String, trackingPath: TrackedKeys.Path? = nil) {
     if let store = defaults as? PreferencesStore {
       // The store compares, caches and notifies itself; the object is already checked.
-      store.engine.update([name: object])
+      store.engine.update(name, to: object, trackingPath: trackingPath)
       return
     }
     let old = observedObject(name)

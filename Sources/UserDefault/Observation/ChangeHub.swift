@@ -17,6 +17,9 @@ final class ChangeHub: Sendable {
     let name: String
     let oldObject: Any?
     let newObject: Any?
+    /// The name's key path for the Observation framework, when the writer had it at hand
+    /// (a typed write); saves looking it up.
+    var trackingPath: TrackedKeys.Path?
 
     init(name: String, oldObject: Any?, newObject: Any?) {
       self.name = name
@@ -94,7 +97,7 @@ final class ChangeHub: Sendable {
   /// Tells listeners of `change.name` and Observation-framework trackers of that key.
   func publish(_ change: Change) {
     if HubBypass.isOn.load(ordering: .relaxed) { return }
-    tracking.didChange(change.name)
+    tracking.didChange(change.name, path: change.trackingPath)
     guard listenerCount.load(ordering: .relaxed) > 0, !Self.isPropagationSuppressed else {
       return
     }

@@ -32,8 +32,8 @@ final class TrackedKeys: Observable, Sendable {
     registrar.access(self, keyPath: path)
   }
 
-  func didChange(_ name: String) {
-    guard let path = Self.paths.withLock({ $0[name] }) else { return }
+  func didChange(_ name: String, path known: Path? = nil) {
+    guard let path = known ?? Self.paths.withLock({ $0[name] }) else { return }
     registrar.withMutation(of: self, keyPath: path) {}
   }
 }

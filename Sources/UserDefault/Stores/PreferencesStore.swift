@@ -131,7 +131,7 @@ open class PreferencesStore: UserDefaults {
       if let problem = KeyName.problem(with: defaultName) {
         throw DefaultsError(.invalidKey, problem)
       }
-      engine.update([defaultName: try PropertyListObject.validated(unwrapped)])
+      engine.update(defaultName, to: try PropertyListObject.validated(unwrapped))
     } catch {
       DefaultsDiagnostics.report(
         error.kind, key: defaultName, suite: suiteContext.name,
@@ -145,7 +145,7 @@ open class PreferencesStore: UserDefaults {
   }
 
   open override func removeObject(forKey defaultName: String) {
-    engine.update([defaultName: nil])
+    engine.update(defaultName, to: nil)
   }
 
   /// Registers defaults for this instance only (Foundation registers process-wide).
@@ -284,11 +284,23 @@ final class StoreEngine: Sendable {
   /// Applies changes (`nil` removes), tells observers, schedules a flush. Writing a value
   /// equal to the stored one changes nothing and tells nobody.
   func update(_ changes: [String: Any?]) {
+    update(changes.lazy.map { ($0.key, $0.value) })
+  }
+
+  /// One change; the common case, without building a dictionary.
+  func update(_ name: String, to new: Any?, trackingPath: TrackedKeys.Path? = nil) {
+    update(CollectionOfOne((name, new)), trackingPath: trackingPath)
+  }
+
+  private func update<Changes: Sequence<(String, Any?)>>(
+    _ changes: Changes, trackingPath: TrackedKeys.Path? = nil
+  ) {
     let (applied, scheduleFlush) = state.withLock { guarded in
       var applied: [ChangeHub.Change] = []
       for (name, new) in changes {
-        guard let change = ChangeHub.Change(name: name, from: guarded.state.values[name], to: new)
+        guard var change = ChangeHub.Change(name: name, from: guarded.state.values[name], to: new)
         else { continue }
+        change.trackingPath = trackingPath
         guarded.state.values[name] = new
         guarded.state.changeCount += 1
         guarded.state.changed[name] = guarded.state.changeCount
@@ -300,8 +312,9 @@ final class StoreEngine: Sendable {
     }
     suiteContext.announce(applied)
     if scheduleFlush {
+      let (seconds, attoseconds) = flushWindow.components
       let delay = DispatchTimeInterval.nanoseconds(
-        Int(flushWindow.components.attoseconds / 1_000_000_000))
+        Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
       queue.asyncAfter(deadline: .now() + delay) { [weak self] in
         guard let self, let file = self.file else { return }
         try? self.flushOnQueue(file)  // already on `queue`: flush() would wait on itself
