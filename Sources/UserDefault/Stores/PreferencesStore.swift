@@ -312,14 +312,17 @@ final class StoreEngine: Sendable {
     }
     suiteContext.announce(applied)
     if scheduleFlush {
-      let (seconds, attoseconds) = flushWindow.components
-      let delay = DispatchTimeInterval.nanoseconds(
-        Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
-      queue.asyncAfter(deadline: .now() + delay) { [weak self] in
+      queue.asyncAfter(deadline: .now() + Self.dispatchInterval(flushWindow)) { [weak self] in
         guard let self, let file = self.file else { return }
         try? self.flushOnQueue(file)  // already on `queue`: flush() would wait on itself
       }
     }
+  }
+
+  /// `duration` for Dispatch, whole seconds included (a window of 2 s is 2 s, not 0).
+  static func dispatchInterval(_ duration: Duration) -> DispatchTimeInterval {
+    let (seconds, attoseconds) = duration.components
+    return .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
   }
 
   // MARK: Disk
