@@ -143,6 +143,15 @@ case "store-wait" where arguments.count == 5:
   } catch {
     exit(1)
   }
+case "store-set-string" where arguments.count == 5:
+  // Writes one string value through the library's store and flushes.
+  do {
+    let store = try PreferencesStore(suiteName: arguments[2])
+    store.set(arguments[4], forKey: arguments[3])
+    try store.flush()
+  } catch {
+    exit(1)
+  }
 case "store-verify" where arguments.count == 5:
   // Checks that keys "<prefix>.<i>" = i for i in 0..<count are all in the store's file.
   do {
