@@ -54,7 +54,12 @@ struct EntryDeclaration {
     if let initializer = binding.initializer {
       problems.report(
         .initialValue(name: name, value: initializer.value.trimmedDescription),
-        at: Syntax(initializer))
+        at: Syntax(initializer),
+        fixIt: FixIt(
+          message: EntryFixIt.removeInitialValue,
+          changes: [
+            .replace(oldNode: Syntax(binding), newNode: Syntax(binding.with(\.initializer, nil)))
+          ]))
     }
     if binding.accessorBlock != nil {
       problems.report(.hasAccessors, at: Syntax(binding))
@@ -65,8 +70,13 @@ struct EntryDeclaration {
     }
     let isOptional = TypeFacts.isOptional(type)
     if arguments.defaultValue == nil && !isOptional {
+      let optional = TypeSyntax(OptionalTypeSyntax(wrappedType: type.trimmed))
+        .with(\.trailingTrivia, type.trailingTrivia)
       problems.report(
-        .nonOptionalWithoutDefault(name: name, type: type.trimmedDescription), at: Syntax(type))
+        .nonOptionalWithoutDefault(name: name, type: type.trimmedDescription), at: Syntax(type),
+        fixIt: FixIt(
+          message: EntryFixIt.makeOptional(type.trimmedDescription),
+          changes: [.replace(oldNode: Syntax(type), newNode: Syntax(optional))]))
     }
     if let genericType = arguments.genericType,
       TypeFacts.spelling(genericType) != TypeFacts.spelling(TypeFacts.unwrapped(type))

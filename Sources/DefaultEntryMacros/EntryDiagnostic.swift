@@ -55,12 +55,18 @@ enum EntryDiagnostic: DiagnosticMessage {
 /// The fix-its offered with ``EntryDiagnostic``.
 enum EntryFixIt: FixItMessage {
   case useVar
+  case removeInitialValue
+  case makeOptional(String)
 
   var message: String {
     switch self {
     case .useVar: "Replace 'let' with 'var'"
+    case .removeInitialValue: "Remove the initial value (give it as 'default:' instead)"
+    case .makeOptional(let type): "Make the type optional: '\(type)?'"
     }
   }
 
-  var fixItID: MessageID { MessageID(domain: "DefaultEntry", id: "useVar") }
+  var fixItID: MessageID {
+    MessageID(domain: "DefaultEntry", id: "\(self)".prefix { $0 != "(" }.description)
+  }
 }

@@ -115,6 +115,20 @@ private func expand(_ source: String) -> MacroExpansion {
     #expect(result.diagnostics == [message])
   }
 
+  @Test(
+    arguments: [
+      ("@DefaultEntry(default: 1)\n  let count: Int", "Replace 'let' with 'var'"),
+      (
+        "@DefaultEntry(default: 1)\n  var count: Int = 2",
+        "Remove the initial value (give it as 'default:' instead)"
+      ),
+      ("@DefaultEntry<Int>\n  var count: Int", "Make the type optional: 'Int?'"),
+    ])
+  func mistakesWithAMechanicalFixOfferIt(declaration: String, fixIt: String) {
+    let result = expand("extension UserDefaults {\n  \(declaration)\n}")
+    #expect(result.fixIts == [fixIt])
+  }
+
   @Test func useOutsideAUserDefaultsExtensionIsReported() {
     let result = expand(
       """

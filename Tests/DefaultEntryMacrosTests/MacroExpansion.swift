@@ -11,6 +11,8 @@ struct MacroExpansion {
   let expandedSource: String
   /// The messages the macros reported, in order.
   let diagnostics: [String]
+  /// The fix-it messages offered with them, in order.
+  let fixIts: [String]
 
   init(_ source: String, macros: [String: any Macro.Type]) {
     let file = Parser.parse(source: source)
@@ -27,6 +29,8 @@ struct MacroExpansion {
       indentationWidth: .spaces(2))
     expandedSource = expanded.description.trimmingCharacters(in: .whitespacesAndNewlines)
     diagnostics = shared.diagnostics.map(\.message)
+    fixIts = shared.diagnostics.flatMap { $0.fixIts.map(\.message.message) }
+
   }
 }
 
