@@ -20,6 +20,12 @@ final class StoreEngine: Sendable {
     var isFlushScheduled = false
     var fileIdentity: PreferencesFile.Identity?
     var poller: DispatchSourceTimer?
+
+    /// Records that `name` changed and must be flushed.
+    mutating func noteChange(of name: String) {
+      changeCount += 1
+      changed[name] = changeCount
+    }
   }
 
   private struct Guarded: @unchecked Sendable {
@@ -44,9 +50,7 @@ final class StoreEngine: Sendable {
     guard file != nil else { return }
     reloadFromDisk()
     let timer = DispatchSource.makeTimerSource(queue: DispatchQueue.global(qos: .utility))
-    let interval = DispatchTimeInterval.milliseconds(
-      Int(PreferencesStore.pollInterval.components.seconds * 1000)
-        + Int(PreferencesStore.pollInterval.components.attoseconds / 1_000_000_000_000_000))
+    let interval = Self.dispatchInterval(PreferencesStore.pollInterval)
     timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(20))
     timer.setEventHandler { [weak self] in self?.reloadFromDisk() }
     timer.resume()
@@ -99,8 +103,7 @@ final class StoreEngine: Sendable {
         else { continue }
         change.trackingPath = trackingPath
         guarded.state.values[name] = new
-        guarded.state.changeCount += 1
-        guarded.state.changed[name] = guarded.state.changeCount
+        guarded.state.noteChange(of: name)
         applied.append(change)
       }
       let schedule = !applied.isEmpty && file != nil && !guarded.state.isFlushScheduled
@@ -132,12 +135,17 @@ final class StoreEngine: Sendable {
       return
     }
     if DispatchQueue.getSpecific(key: queueKey) == true { return }  // committed by the caller
-    let result: Result<Void, DefaultsError> = queue.sync {
-      do throws(DefaultsError) { return .success(try flushOnQueue(file)) } catch {
-        return .failure(error)
-      }
+    try onQueue { () throws(DefaultsError) in try flushOnQueue(file) }
+  }
+
+  /// Runs `body` on the store's queue and waits, passing its error on.
+  private func onQueue<Result>(_ body: () throws(DefaultsError) -> Result) throws(DefaultsError)
+    -> Result
+  {
+    let outcome: Swift.Result<Result, DefaultsError> = queue.sync {
+      do throws(DefaultsError) { return .success(try body()) } catch { return .failure(error) }
     }
-    try result.get()
+    return try outcome.get()
   }
 
   private func flushOnQueue(_ file: PreferencesFile) throws(DefaultsError) {
@@ -183,18 +191,13 @@ final class StoreEngine: Sendable {
     _ body: (_ commit: () throws(DefaultsError) -> Void) throws(DefaultsError) -> Result
   ) throws(DefaultsError) -> Result {
     guard let file else { return try body {} }
-    let outcome: Swift.Result<Result, DefaultsError> = queue.sync {
-      do throws(DefaultsError) {
-        try file.prepareDirectory()
-        let lock = FileLock(path: file.lockPath)
-        defer { lock.unlock() }
-        loadLocked(file)
-        return .success(try body { () throws(DefaultsError) in try self.writeLocked(file) })
-      } catch {
-        return .failure(error)
-      }
+    return try onQueue { () throws(DefaultsError) in
+      try file.prepareDirectory()
+      let lock = FileLock(path: file.lockPath)
+      defer { lock.unlock() }
+      _ = loadLocked(file)  // a damaged file's values are written back by `commit`
+      return try body { () throws(DefaultsError) in try self.writeLocked(file) }
     }
-    return try outcome.get()
   }
 
   /// Marks the store's queue, so a flush asked for from code already running on it (a
@@ -202,25 +205,21 @@ final class StoreEngine: Sendable {
   /// waiting on the queue forever.
   private let queueKey = DispatchSpecificKey<Bool>()
 
-  /// Takes in the file's current content; the caller holds the lock.
-  private func loadLocked(_ file: PreferencesFile) {
+  /// Takes in the file's current content; the caller holds the lock. A damaged file was
+  /// set aside: memory is then the best copy, so all of it is marked to be written back.
+  /// Returns whether the file was damaged.
+  private func loadLocked(_ file: PreferencesFile) -> Bool {
     switch file.read() {
     case .missing: adopt([:], identity: nil, flushed: [:])
     case .values(let values): adopt(values, identity: file.identity(), flushed: [:])
     case .damaged(let reason, let backup):
       reportDamage(reason, backup: backup)
-      markEverythingChanged()
-    }
-  }
-
-  /// After a damaged file was set aside, memory is the best copy: write all of it back.
-  private func markEverythingChanged() {
-    state.withLock { guarded in
-      for name in guarded.state.values.keys {
-        guarded.state.changeCount += 1
-        guarded.state.changed[name] = guarded.state.changeCount
+      state.withLock { guarded in
+        for name in guarded.state.values.keys { guarded.state.noteChange(of: name) }
       }
+      return true
     }
+    return false
   }
 
   /// The file's values to merge into, or this store's whole view when the file is damaged
@@ -276,19 +275,10 @@ final class StoreEngine: Sendable {
       let identity = file.identity()
       guard identity != state.withLock({ $0.state.fileIdentity }) else { return }
       let lock = FileLock(path: file.lockPath)
-      let contents = file.read()
-      switch contents {
-      case .missing: adopt([:], identity: nil, flushed: [:])
-      case .values(let values): adopt(values, identity: file.identity(), flushed: [:])
-      case .damaged: break
-      }
+      let wasDamaged = loadLocked(file)
       // The flush below takes the file lock itself; flock would wait on this holder.
       lock.unlock()
-      if case .damaged(let reason, let backup) = contents {
-        reportDamage(reason, backup: backup)
-        markEverythingChanged()
-        try? flushOnQueue(file)
-      }
+      if wasDamaged { try? flushOnQueue(file) }
     }
   }
 }
