@@ -10,6 +10,9 @@ import Foundation
 struct DefaultsAccess {
   let defaults: UserDefaults
   let suite: SuiteContext
+  /// The library's store behind `defaults`, when it is one (found once, by `access`):
+  /// writes go straight to it, which compares, caches and notifies itself.
+  let engine: StoreEngine?
 
   // MARK: Reading
 
@@ -132,8 +135,8 @@ struct DefaultsAccess {
   }
 
   func remove(_ name: String) {
-    if let store = defaults as? PreferencesStore {
-      store.engine.update(name, to: nil)
+    if let engine {
+      engine.update(name, to: nil)
       return
     }
     let old = observedObject(name)
@@ -142,9 +145,8 @@ struct DefaultsAccess {
   }
 
   private func set(_ object: Any, forName name: String, trackingPath: TrackedKeys.Path? = nil) {
-    if let store = defaults as? PreferencesStore {
-      // The store compares, caches and notifies itself; the object is already checked.
-      store.engine.update(name, to: object, trackingPath: trackingPath)
+    if let engine {  // the object is already checked
+      engine.update(name, to: object, trackingPath: trackingPath)
       return
     }
     let old = observedObject(name)

@@ -71,9 +71,10 @@ extension UserDefaults {
   var access: DefaultsAccess {
     // A class cast: cheaper than asking for a protocol conformance on every read.
     if let store = self as? PreferencesStore {
-      return DefaultsAccess(defaults: self, suite: store.suiteContext)
+      return DefaultsAccess(defaults: self, suite: store.suiteContext, engine: store.engine)
     }
-    return DefaultsAccess(defaults: self, suite: FoundationInstances.context(of: self))
+    return DefaultsAccess(
+      defaults: self, suite: FoundationInstances.context(of: self), engine: nil)
   }
 }
 

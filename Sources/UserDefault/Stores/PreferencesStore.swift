@@ -122,21 +122,10 @@ open class PreferencesStore: UserDefaults {
 
   // MARK: Writing
 
+  /// Checks the value (a non-property-list value is reported, not stored: Foundation's
+  /// version would crash on Linux); `nil` removes.
   open override func set(_ value: Any?, forKey defaultName: String) {
-    guard let value, let unwrapped = PropertyListObject.unwrapped(value) else {
-      removeObject(forKey: defaultName)
-      return
-    }
-    do throws(DefaultsError) {
-      if let problem = KeyName.problem(with: defaultName) {
-        throw DefaultsError(.invalidKey, problem)
-      }
-      engine.update(defaultName, to: try PropertyListObject.validated(unwrapped))
-    } catch {
-      DefaultsDiagnostics.report(
-        error.kind, key: defaultName, suite: suiteContext.name,
-        "\(error.message); nothing was written")
-    }
+    storeReportingErrors(value, forKey: defaultName)
   }
 
   /// Stores the URL whole (its `absoluteString`); Foundation's version keeps only the path.
