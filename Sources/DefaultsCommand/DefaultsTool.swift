@@ -189,7 +189,7 @@ public struct DefaultsTool {
   }
 
   private func delete(domain: String, key: String?) throws(ToolError) {
-    guard let values = try load(domain) else {
+    guard try load(domain) != nil else {
       throw ToolError("Domain (\(domain)) not found.\nDefaults have not been changed.")
     }
     let store = try open(domain)
@@ -199,7 +199,7 @@ public struct DefaultsTool {
       try? FileManager.default.removeItem(atPath: try path(of: domain))
       return
     }
-    guard values[key] != nil || store.object(forKey: key) != nil else {
+    guard store.object(forKey: key) != nil else {
       throw ToolError("Domain (\(domain)) key (\(key)) not found.\nDefaults have not been changed.")
     }
     store.removeObject(forKey: key)

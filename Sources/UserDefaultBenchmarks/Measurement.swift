@@ -19,7 +19,9 @@ struct Stopwatch {
   static let shortestStable: Double = 1_000_000
 
   func time(maxIterations: Int = 1_000_000, _ body: () -> Void) -> Timing {
-    compare(body, body, maxIterations: maxIterations).library
+    let iterations = calibrate(body, maxIterations: maxIterations)
+    let samples = (0..<repetitions).map { _ in run(iterations, body) }
+    return timing(samples, iterations: iterations)
   }
 
   /// Times two operations with their repetitions interleaved (library, raw, library, …),

@@ -65,8 +65,7 @@ public struct MigrationStep {
           "migration could not convert \(old) to \(New.self); the value is left as it is")
         return
       }
-      let descriptor = KeyDescriptor<New>(name: key, bridge: .shared, defaultValue: .constant(new))
-      guard let stored = try descriptor.bridge.encode(new) else {
+      guard let stored = try ValueBridge<New>.shared.encode(new) else {
         defaults.access.remove(key)
         return
       }
