@@ -125,6 +125,11 @@ open class PreferencesStore: UserDefaults {
   /// Checks the value (a non-property-list value is reported, not stored: Foundation's
   /// version would crash on Linux); `nil` removes.
   open override func set(_ value: Any?, forKey defaultName: String) {
+    // nil removes, whatever the name (as Foundation's set does); anything else is checked.
+    guard let value, PropertyListObject.unwrapped(value) != nil else {
+      removeObject(forKey: defaultName)
+      return
+    }
     storeReportingErrors(value, forKey: defaultName)
   }
 
