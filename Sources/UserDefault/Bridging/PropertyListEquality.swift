@@ -1,42 +1,97 @@
 import Foundation
 
 /// Equality of property-list objects known only as `Any`, as Foundation returns them.
+///
+/// Two objects are equal only when they are of the same property-list type and hold the
+/// same value: Bool, integer, real, string, date, data, array and dictionary are distinct
+/// types, so `true`, `1` and `1.0` are three different values (SPEC "A write replaces the
+/// type too"), although Foundation's `NSNumber` would call them equal.
 enum PropertyListEquality {
-  /// Whether two stored objects hold the same value. Cost: linear in the size of the
-  /// value; constant for numbers and for strings or data that share storage.
+  /// Whether two stored objects hold the same value of the same property-list type.
+  /// Cost: linear in the size of the value; constant for numbers and for strings or data
+  /// that share storage.
   static func isEqual(_ lhs: Any, _ rhs: Any) -> Bool {
-    // Most comparisons are of two values of one common type: compare the types first
-    // (free), then make one cast that cannot fail, instead of trying casts in turn.
+    // Most comparisons are of two values of one common Swift type: compare the types
+    // first (free), then make one cast that cannot fail, instead of trying casts in turn.
     let type = Swift.type(of: lhs)
     if type == Swift.type(of: rhs) {
       if type == Int.self { return lhs as! Int == rhs as! Int }
       if type == String.self { return lhs as! String == rhs as! String }
       if type == Bool.self { return lhs as! Bool == rhs as! Bool }
-      if type == Double.self {
-        let (left, right) = (lhs as! Double, rhs as! Double)
-        return left == right || (left.isNaN && right.isNaN)
-      }
+      if type == Double.self { return isSameReal(lhs as! Double, rhs as! Double) }
     }
-    switch (lhs, rhs) {
-    case (let lhs as String, let rhs as String): return lhs == rhs
-    case (let lhs as Data, let rhs as Data): return lhs == rhs
-    case (let lhs as Date, let rhs as Date): return lhs == rhs
-    case (let lhs as Bool, let rhs as Bool): return lhs == rhs
-    case (let lhs as Int, let rhs as Int): return lhs == rhs
-    case (let lhs as Double, let rhs as Double): return lhs == rhs || (lhs.isNaN && rhs.isNaN)
-    case (let lhs as NSNumber, let rhs as NSNumber): return lhs == rhs
-    default: break
-    }
-    if let lhs = PropertyListObject.array(lhs) {
-      guard let rhs = PropertyListObject.array(rhs), lhs.count == rhs.count else { return false }
+    let kind = PropertyListKind(of: lhs)
+    guard kind == PropertyListKind(of: rhs) else { return false }
+    switch kind {
+    case .bool: return (lhs as? Bool) == (rhs as? Bool)
+    case .integer:
+      guard let lhs = lhs as? NSNumber, let rhs = rhs as? NSNumber else { return false }
+      return lhs == rhs
+    case .real:
+      guard let lhs = (lhs as? NSNumber)?.doubleValue, let rhs = (rhs as? NSNumber)?.doubleValue
+      else { return false }
+      return isSameReal(lhs, rhs)
+    case .string: return (lhs as? String) == (rhs as? String)
+    case .data: return (lhs as? Data) == (rhs as? Data)
+    case .date: return (lhs as? Date) == (rhs as? Date)
+    case .array:
+      guard let lhs = PropertyListObject.array(lhs), let rhs = PropertyListObject.array(rhs),
+        lhs.count == rhs.count
+      else { return false }
       return zip(lhs, rhs).allSatisfy { isEqual($0, $1) }
-    }
-    if let lhs = PropertyListObject.dictionary(lhs) {
-      guard let rhs = PropertyListObject.dictionary(rhs), lhs.count == rhs.count else {
-        return false
-      }
+    case .dictionary:
+      guard let lhs = PropertyListObject.dictionary(lhs),
+        let rhs = PropertyListObject.dictionary(rhs), lhs.count == rhs.count
+      else { return false }
       return lhs.allSatisfy { key, value in rhs[key].map { isEqual(value, $0) } ?? false }
+    case .other: return false
     }
-    return false
   }
+
+  /// NaN equals NaN here: rewriting a stored NaN changes nothing.
+  private static func isSameReal(_ lhs: Double, _ rhs: Double) -> Bool {
+    lhs == rhs || (lhs.isNaN && rhs.isNaN)
+  }
+}
+
+/// The property-list type of a stored object, whatever Swift or Foundation type carries it.
+enum PropertyListKind: Equatable {
+  case bool, integer, real, string, date, data, array, dictionary, other
+
+  init(of object: Any) {
+    switch object {
+    case is Bool where Swift.type(of: object) == Bool.self: self = .bool
+    case is Int, is Int8, is Int16, is Int32, is Int64, is UInt, is UInt8, is UInt16, is UInt32,
+      is UInt64:
+      self = Swift.type(of: object) is NSNumber.Type ? Self(number: object as! NSNumber) : .integer
+    case is Double, is Float:
+      self = Swift.type(of: object) is NSNumber.Type ? Self(number: object as! NSNumber) : .real
+    case let number as NSNumber: self = Self(number: number)
+    case is String, is NSString: self = .string
+    case is Data, is NSData: self = .data
+    case is Date, is NSDate: self = .date
+    default:
+      if PropertyListObject.array(object) != nil {
+        self = .array
+      } else if PropertyListObject.dictionary(object) != nil {
+        self = .dictionary
+      } else {
+        self = .other
+      }
+    }
+  }
+
+  /// An `NSNumber`'s type: Foundation's Boolean class, else its stored C type.
+  private init(number: NSNumber) {
+    if Swift.type(of: number) == Self.booleanClass {
+      self = .bool
+    } else {
+      switch UInt8(bitPattern: number.objCType.pointee) {
+      case UInt8(ascii: "f"), UInt8(ascii: "d"): self = .real
+      default: self = .integer
+      }
+    }
+  }
+
+  private static let booleanClass: AnyClass = Swift.type(of: NSNumber(value: true))
 }
