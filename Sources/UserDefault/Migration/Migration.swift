@@ -94,7 +94,7 @@ public struct MigrationStep {
         try destination.access.writeObject(object, forName: key)
         moved.append(key)
       }
-      if let store = destination as? PreferencesStore { try store.flush() }
+      try destination.access.backend.flush()
       for key in moved { defaults.access.remove(key) }
     }
   }

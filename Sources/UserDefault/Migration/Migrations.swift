@@ -56,16 +56,9 @@ public struct Migrations {
       }
       previous = migration.version
     }
-    if let store = defaults as? PreferencesStore {
-      return try store.engine.exclusively { commit throws(DefaultsError) in
-        try apply(to: store, afterEachStep: commit)
-      }
+    return try defaults.access.backend.exclusively { commit throws(DefaultsError) in
+      try apply(to: defaults, afterEachStep: commit)
     }
-    let applied = try apply(to: defaults) {}
-    if !applied.isEmpty {
-      FoundationSaving.scheduleSave(of: defaults, suite: defaults.access.suite)
-    }
-    return applied
   }
 
   private func apply(

@@ -8,9 +8,15 @@ import Foundation
   import Darwin
 #endif
 
-/// One suite's XML property-list file, read and written the way a crash cannot damage:
-/// a temporary file in the same directory, `fsync`, `rename` over the old file, `fsync`
-/// of the directory. The live file is never truncated.
+/// Everything the library knows about preference files: where they live, which suite
+/// names may become file names, the advisory lock beside each file, and how a file is
+/// read and replaced so that a crash or another process cannot damage it.
+///
+/// Writing: a temporary file in the same directory, `fsync`, `rename` over the old file,
+/// `fsync` of the directory; the live file is never truncated. Reading: anything at the
+/// path that is not a readable property-list dictionary (garbage, a wrong root type, an
+/// unreadable file, a directory) is moved aside to `<suite>.plist.damaged-<date>-<id>`,
+/// byte for byte, before anything is written there.
 struct PreferencesFile: Sendable {
   let directory: String
   let path: String
@@ -19,8 +25,11 @@ struct PreferencesFile: Sendable {
   /// What reading the file found.
   enum Contents {
     case missing
-    case values([String: Any])
-    /// Unreadable; the file was moved to `backup` (or could not be, when `nil`).
+    /// The file's values; `dropped` names top-level keys holding a value no property-list
+    /// writer can store (a null, a UID), left out of `values`.
+    case values([String: Any], dropped: [String])
+    /// Not a readable property-list dictionary; moved to `backup`, or left in place when
+    /// `backup` is `nil` (moving it failed: then nothing may be written over it).
     case damaged(reason: String, backup: String?)
   }
 
@@ -36,35 +45,148 @@ struct PreferencesFile: Sendable {
     self.path = directory + "/" + suite + ".plist"
   }
 
+  // MARK: Location
+
+  /// The preferences directory: `$XDG_CONFIG_HOME` when it is an absolute path, else
+  /// `$HOME/.config` (where Foundation keeps preferences on Linux); `nil` when neither is
+  /// usable.
+  static func defaultDirectory(
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> String? {
+    if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") { return xdg }
+    if let home = environment["HOME"], !home.isEmpty { return home + "/.config" }
+    return nil
+  }
+
+  /// The file name Foundation gives the standard suite: the executable's name.
+  static var standardSuiteName: String { ProcessInfo.processInfo.processName }
+
+  /// Why `name` cannot name a suite's file, or `nil` when it can. Refused: empty, `.`,
+  /// `..`, or containing `/`, `..` or NUL: each could address a file outside the
+  /// preferences directory or one that is not the suite's.
+  static func problem(withSuiteName name: String) -> String? {
+    if name.isEmpty { return "a suite name cannot be empty" }
+    if name == "." { return "suite name \".\" would name a hidden file, not a suite" }
+    if name.contains("/") { return "suite name \(name.debugDescription) contains \"/\"" }
+    if name.contains("..") { return "suite name \(name.debugDescription) contains \"..\"" }
+    if name.contains("\0") { return "suite name \(name.debugDescription) contains NUL" }
+    return nil
+  }
+
+  // MARK: Locking
+
+  /// Runs `body` while holding an exclusive `flock` on `<suite>.plist.lock`, so processes
+  /// using the library never interleave their read-merge-write cycles. When the lock file
+  /// cannot be opened (a read-only directory) `body` runs unlocked: the write that
+  /// follows fails there anyway and reports why.
+  ///
+  /// A function and a plain descriptor rather than a lock object: nothing here can be
+  /// released by anyone but this frame, whatever the optimiser does with the closure.
+  func withLock<Result, Failure: Error>(
+    _ body: () throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+    if descriptor >= 0 {
+      while flock(descriptor, LOCK_EX) != 0 && errno == EINTR {}
+    }
+    defer {
+      if descriptor >= 0 {
+        flock(descriptor, LOCK_UN)
+        close(descriptor)
+      }
+    }
+    return try body()
+  }
+
+  // MARK: Reading
+
   func identity() -> Identity? {
     var info = stat()
     guard stat(path, &info) == 0 else { return nil }
-    return Identity(
-      inode: UInt64(info.st_ino),
-      modified: Int(info.st_mtim.tv_sec) * 1_000_000_000 + Int(info.st_mtim.tv_nsec),
-      size: Int(info.st_size))
+    #if canImport(Darwin)
+      let modified = Int(info.st_mtimespec.tv_sec) * 1_000_000_000 + Int(info.st_mtimespec.tv_nsec)
+    #else
+      let modified = Int(info.st_mtim.tv_sec) * 1_000_000_000 + Int(info.st_mtim.tv_nsec)
+    #endif
+    return Identity(inode: UInt64(info.st_ino), modified: modified, size: Int(info.st_size))
   }
 
-  /// Reads the file; a damaged file is moved aside to a dated backup next to it.
+  /// Reads the file; anything damaged is moved aside first (see the type's summary).
   func read() -> Contents {
-    guard let data = FileManager.default.contents(atPath: path) else {
-      return FileManager.default.fileExists(atPath: path)
-        ? .damaged(reason: "the file cannot be read", backup: nil) : .missing
+    var info = stat()
+    guard stat(path, &info) == 0 else {
+      if errno == ENOENT || errno == ENOTDIR { return .missing }
+      return moveAside(because: "it cannot be examined (\(String(cString: strerror(errno))))")
     }
-    let reason: String
+    guard (info.st_mode & S_IFMT) == S_IFREG else {
+      let what = (info.st_mode & S_IFMT) == S_IFDIR ? "a directory" : "not a regular file"
+      return moveAside(because: "it is \(what)")
+    }
+    guard let data = Self.contents(of: path) else {
+      return moveAside(because: "it cannot be read (\(String(cString: strerror(errno))))")
+    }
+    if data.isEmpty { return moveAside(because: "it is empty") }
+    let object: Any
     do {
-      let object = try PropertyListSerialization.propertyList(from: data, format: nil)
-      if let values = PropertyListObject.dictionary(object) { return .values(values) }
-      reason = "the file holds a \(type(of: object)), not a dictionary"
+      object = try PropertyListSerialization.propertyList(from: data, format: nil)
     } catch {
-      reason = data.isEmpty ? "the file is empty" : "the file is not a property list (\(error))"
+      return moveAside(because: "it is not a property list")
     }
+    guard let values = PropertyListObject.dictionary(object) else {
+      return moveAside(because: "it holds \(Self.describe(object)), not a dictionary")
+    }
+    var kept = values
+    var dropped: [String] = []
+    for (name, value) in values where !PropertyListObject.isStorable(value) {
+      kept[name] = nil
+      dropped.append(name)
+    }
+    return .values(kept, dropped: dropped.sorted())
+  }
+
+  /// The whole file, or `nil` when it cannot be opened or read (errno says why).
+  private static func contents(of path: String) -> Data? {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return nil }
+    defer { close(descriptor) }
+    var data = Data()
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+      let count = buffer.withUnsafeMutableBytes {
+        Foundation.read(descriptor, $0.baseAddress, $0.count)
+      }
+      if count < 0 {
+        if errno == EINTR { continue }
+        return nil
+      }
+      if count == 0 { return data }
+      data.append(contentsOf: buffer[0..<count])
+    }
+  }
+
+  private static func describe(_ object: Any) -> String {
+    switch PropertyListKind(of: object) {
+    case .array: "an array"
+    case .string: "a string"
+    case .integer, .real: "a number"
+    case .bool: "a Boolean"
+    case .data: "data"
+    case .date: "a date"
+    case .dictionary, .other: "a \(type(of: object))"
+    }
+  }
+
+  /// Renames whatever is at the path to a dated backup beside it, byte for byte (a
+  /// rename copies nothing, so even an unreadable file or a directory survives whole).
+  private func moveAside(because reason: String) -> Contents {
     let stamp = ISO8601DateFormatter().string(from: Date()).replacingOccurrences(of: ":", with: "-")
     let backup =
       path + ".damaged-" + stamp + "-" + String(UInt32.random(in: 0...UInt32.max), radix: 16)
     let moved = rename(path, backup) == 0
     return .damaged(reason: reason, backup: moved ? backup : nil)
   }
+
+  // MARK: Writing
 
   /// Writes `values` durably. Throws a message on failure; the old file stays intact.
   func write(_ values: [String: Any]) throws(DefaultsError) {
@@ -107,15 +229,39 @@ struct PreferencesFile: Sendable {
 
   /// Makes the preferences directory (mode 0700) when its parent exists.
   func prepareDirectory() throws(DefaultsError) {
-    var isDirectory: ObjCBool = false
-    if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
-      if isDirectory.boolValue { return }
+    var info = stat()
+    if stat(directory, &info) == 0 {
+      if (info.st_mode & S_IFMT) == S_IFDIR { return }
       throw DefaultsError(.failedSave, "\(directory) is not a directory")
     }
     if mkdir(directory, 0o700) != 0 {
       throw DefaultsError(
         .failedSave,
         "cannot create the preferences directory \(directory): \(String(cString: strerror(errno)))")
+    }
+  }
+}
+
+// MARK: Reporting
+
+extension PreferencesFile {
+  /// Reports a damaged file as ``DefaultsDiagnostic/Kind/damagedFile``: why, where it
+  /// went, and what happens `then`.
+  func reportDamage(_ reason: String, backup: String?, suite: String?, then: String) {
+    let moved =
+      backup.map { "moved to \($0)" } ?? "could not be moved aside, so nothing is written over it"
+    DefaultsDiagnostics.report(
+      .damagedFile, key: nil, suite: suite, "\(path) is damaged: \(reason); \(moved); \(then)")
+  }
+
+  /// Reports each top-level key whose value no property-list writer can store (a null,
+  /// a UID); such keys are left out of what is written.
+  func reportDropped(_ names: [String], suite: String?) {
+    for name in names {
+      DefaultsDiagnostics.report(
+        .refusedValue, key: name, suite: suite,
+        "\(path) holds a value under this key that a property list cannot store (a null or a UID); it is left out of what is written"
+      )
     }
   }
 }

@@ -26,93 +26,100 @@ import Synchronization
 ///   values stay in memory, nothing is written elsewhere.
 /// - `register(defaults:)` is per instance, unlike Foundation's process-wide registration.
 open class PreferencesStore: UserDefaults {
-  let engine: StoreEngine
+  /// The store of this object's suite, shared with every other object of the same file.
+  let fileStore: FileStore
 
-  /// How long a write may wait before it is flushed to disk.
-  public var flushWindow: Duration { engine.flushWindow }
+  /// How long a write may wait before it is flushed to disk: the shortest window any
+  /// object of this suite asked for.
+  public var flushWindow: Duration { fileStore.flushWindow }
   /// How often the file is checked for other processes' changes.
   public static let pollInterval: Duration = .milliseconds(200)
-
-  var suiteContext: SuiteContext { engine.suiteContext }
 
   /// A store for the suite `suiteName` (`nil` for the program's standard suite) in the
   /// preferences directory (`$XDG_CONFIG_HOME`, else `$HOME/.config`), or in `directory`.
   ///
-  /// Throws ``DefaultsError`` of kind ``DefaultsDiagnostic/Kind/invalidSuite`` for a name
-  /// that is empty or contains `/`, `..` or NUL. A directory that cannot be used does not
-  /// throw: it is reported, and the store keeps values in memory.
+  /// Every object made for the same file in this process is the same suite: they share
+  /// one set of values, registered defaults, cache and observers, and a write made
+  /// through one is read at once through the others.
+  ///
+  /// - Parameters:
+  ///   - suiteName: The suite, which names the file `<suiteName>.plist`.
+  ///   - directory: Where the file lives, instead of the preferences directory.
+  ///   - flushWindow: How long a write may wait before it is flushed; when objects of
+  ///     one suite ask for different windows, the shortest applies to all.
+  /// - Throws: ``DefaultsError`` of kind ``DefaultsDiagnostic/Kind/invalidSuite`` for a
+  ///   name that is empty, `.`, `..`, or contains `/`, `..` or NUL. A directory that
+  ///   cannot be used does not throw: it is reported, and the store keeps values in memory.
   public convenience init(
     suiteName: String?, directory: String? = nil, flushWindow: Duration = .milliseconds(100)
   ) throws(DefaultsError) {
-    let name = suiteName ?? PreferencesLocation.standardSuiteName
-    if let problem = Self.problem(withSuiteName: name) {
+    let name = suiteName ?? PreferencesFile.standardSuiteName
+    if let problem = PreferencesFile.problem(withSuiteName: name) {
       throw DefaultsError(.invalidSuite, problem)
     }
-    guard let directory = directory ?? PreferencesLocation.directory() else {
-      self.init(
-        engine: StoreEngine(
+    let store: FileStore
+    if let directory = directory ?? PreferencesFile.defaultDirectory() {
+      let file = PreferencesFile(directory: directory, suite: name)
+      store = SuiteRegistry.fileStore(identifiedBy: file.path) {
+        FileStore(suite: suiteName, file: file, flushWindow: flushWindow, problem: nil)
+      }
+    } else {
+      store = SuiteRegistry.fileStore(identifiedBy: "no preferences directory: " + name) {
+        FileStore(
           suite: suiteName, file: nil, flushWindow: flushWindow,
           problem: DefaultsError(
-            .failedSave, "neither XDG_CONFIG_HOME nor HOME is set; values stay in memory")))
-      return
+            .failedSave, "neither XDG_CONFIG_HOME nor HOME is set; values stay in memory"))
+      }
     }
-    self.init(
-      engine: StoreEngine(
-        suite: suiteName, file: PreferencesFile(directory: directory, suite: name),
-        flushWindow: flushWindow, problem: nil))
+    self.init(fileStore: store, flushWindow: flushWindow)
   }
 
   /// The directory stores use when given none: `$XDG_CONFIG_HOME` when it is an absolute
   /// path, else `$HOME/.config` (where Foundation keeps preferences on Linux); `nil` when
   /// neither variable is usable.
-  public static var defaultDirectory: String? { PreferencesLocation.directory() }
+  public static var defaultDirectory: String? { PreferencesFile.defaultDirectory() }
 
   /// The path of this store's file; `nil` for an in-memory store or one whose directory
   /// could not be determined.
-  public var filePath: String? { engine.file?.path }
+  public var filePath: String? { fileStore.file?.path }
 
-  /// A store that touches no disk, with the same semantics otherwise.
+  /// A store that touches no disk, with the same semantics otherwise. Each in-memory
+  /// store is a suite of its own, whatever its name: two calls give two separate stores.
   public static func inMemory(suiteName: String? = nil) -> PreferencesStore {
     PreferencesStore(
-      engine: StoreEngine(suite: suiteName, file: nil, flushWindow: .zero, problem: nil))
+      fileStore: FileStore(suite: suiteName, file: nil, flushWindow: .zero, problem: nil),
+      flushWindow: .zero)
   }
 
-  private init(engine: StoreEngine) {
-    self.engine = engine
+  private init(fileStore: FileStore, flushWindow: Duration) {
+    self.fileStore = fileStore
     // Foundation's initializer fails only for the global domain's name; this one is fixed.
     super.init(suiteName: "UserDefault.PreferencesStore")!
-    if engine.file != nil {
-      engine.start()
-      LiveStores.add(engine)
-    }
+    fileStore.attach(flushWindow: flushWindow)
   }
 
   deinit {
-    engine.stop()
+    fileStore.detach()
   }
 
-  /// Why `name` cannot name a suite (empty, or containing `/`, `..` or NUL, any of which
-  /// could address a file outside the preferences directory); `nil` when it can.
+  /// Why `name` cannot name a suite (empty, `.`, or containing `/`, `..` or NUL, any of
+  /// which could address a file outside the preferences directory); `nil` when it can.
   public static func problem(withSuiteName name: String) -> String? {
-    if name.isEmpty { return "a suite name cannot be empty" }
-    if name.contains("/") { return "suite name \(name.debugDescription) contains \"/\"" }
-    if name.contains("..") { return "suite name \(name.debugDescription) contains \"..\"" }
-    if name.contains("\0") { return "suite name \(name.debugDescription) contains NUL" }
-    return nil
+    PreferencesFile.problem(withSuiteName: name)
   }
 
   // MARK: Reading
 
   open override func object(forKey defaultName: String) -> Any? {
-    engine.object(forKey: defaultName)
+    fileStore.object(forKey: defaultName)
   }
 
   open override func dictionaryRepresentation() -> [String: Any] {
-    engine.dictionaryRepresentation()
+    fileStore.dictionaryRepresentation()
   }
 
   open override func persistentDomain(forName domainName: String) -> [String: Any]? {
-    engine.persistentValues()
+    fileStore.persistentValues()
   }
 
   /// Reads a URL stored as a string (as the library stores URLs).
@@ -139,48 +146,50 @@ open class PreferencesStore: UserDefaults {
   }
 
   open override func removeObject(forKey defaultName: String) {
-    engine.update(defaultName, to: nil)
+    fileStore.update(defaultName, to: nil, trackingPath: nil)
   }
 
   /// Registers defaults for this instance only (Foundation registers process-wide).
   open override func register(defaults registrationDictionary: [String: Any]) {
-    engine.register(registrationDictionary)
+    fileStore.register(registrationDictionary)
   }
 
   /// Removes every stored value of this store's suite (the name is not used: a store
   /// is one suite).
   open override func removePersistentDomain(forName domainName: String) {
-    engine.update(Dictionary(uniqueKeysWithValues: engine.storedNames().map { ($0, nil as Any?) }))
+    fileStore.update(
+      Dictionary(uniqueKeysWithValues: fileStore.storedNames().map { ($0, nil as Any?) }))
   }
 
   /// Replaces every stored value of this store's suite with `domain`.
   open override func setPersistentDomain(_ domain: [String: Any], forName domainName: String) {
-    var changes = Dictionary(uniqueKeysWithValues: engine.storedNames().map { ($0, nil as Any?) })
+    var changes = Dictionary(
+      uniqueKeysWithValues: fileStore.storedNames().map { ($0, nil as Any?) })
     for (key, value) in domain { changes[key] = value }
-    engine.update(changes)
+    fileStore.update(changes)
   }
 
   /// Flushes and waits; `false` when the flush failed (the failure is reported).
   @discardableResult
   open override func synchronize() -> Bool {
-    (try? engine.flush()) != nil
+    (try? fileStore.flush()) != nil
   }
 
   /// Makes every change so far durable, now, and waits. Throws (and reports) when the
   /// file cannot be written; the changes stay in memory and are tried again next time.
   public func flush() throws(DefaultsError) {
-    try engine.flush()
+    try fileStore.flush()
   }
 
   /// Writes the declarations of ``KeyRegistry`` that can be used with this suite to
   /// `<suite>.keys.json` next to the preferences file (mode 0600), where the `defaults`
   /// tool reads declared types and defaults. Call once the keys are declared, e.g. at launch.
   public func publishKeyRegistry() throws(DefaultsError) {
-    guard let file = engine.file else {
-      throw engine.fileProblem ?? DefaultsError(.failedSave, "an in-memory store has no file")
+    guard let file = fileStore.file else {
+      throw fileStore.fileProblem ?? DefaultsError(.failedSave, "an in-memory store has no file")
     }
     let path = String(file.path.dropLast(".plist".count)) + ".keys.json"
-    let data = KeyRegistry.exportJSON(suite: suiteContext.name)
+    let data = KeyRegistry.exportJSON(suite: fileStore.context.name)
     do {
       try file.prepareDirectory()
       try data.write(to: URL(fileURLWithPath: path), options: .atomic)
@@ -194,6 +203,6 @@ open class PreferencesStore: UserDefaults {
 
   /// Checks the file for other processes' changes now, instead of at the next poll.
   public func reload() {
-    engine.reloadFromDisk()
+    fileStore.reloadFromDisk()
   }
 }

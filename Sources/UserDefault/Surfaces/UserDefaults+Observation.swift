@@ -40,8 +40,9 @@ extension UserDefaults {
   /// ```
   public func updates(_ keys: [Keys], initial: Bool = true) -> AsyncStream<String> {
     let names = keys.compactMap { ($0 as? any NamedKey)?.name }
+    let access = self.access
     let hub = access.suite.hub
-    FoundationChangeNotifications.watch(self, names: names)
+    access.backend.watchOutsideChanges(of: names)
     return AsyncStream { continuation in
       let gate = DeliveryGate()
       let id = hub.add(names: names) { change in
@@ -84,11 +85,11 @@ extension UserDefaults {
   ) -> DefaultsObservation {
     let access = self.access
     let gate = DeliveryGate()
-    FoundationChangeNotifications.watch(self, names: [descriptor.name])
+    access.backend.watchOutsideChanges(of: [descriptor.name])
     let id = access.suite.hub.add(names: [descriptor.name]) { change in
       let change = KeyChange(
-        oldValue: Self.decode(change.oldObject, descriptor),
-        newValue: Self.decode(change.newObject, descriptor))
+        oldValue: access.observedValue(change.oldObject, descriptor),
+        newValue: access.observedValue(change.newObject, descriptor))
       gate.deliver { callback(change) }
     }
     if initial {
@@ -107,12 +108,5 @@ extension UserDefaults {
       }
       continuation.onTermination = { _ in observation.cancel() }
     }
-  }
-
-  private static func decode<Value>(_ object: Any?, _ key: KeyDescriptor<Value>) -> Value {
-    guard let object, let value = try? key.bridge.decode(object) else {
-      return key.defaultValue.value
-    }
-    return value
   }
 }

@@ -1,18 +1,20 @@
 import Foundation
 
-/// The one path from every surface of the library to a store.
+/// The one coding path from every surface of the library to a suite's backend.
 ///
 /// Reads go: (library store) decoded-value cache, else stored object → cache check →
-/// decode. Writes go: encode → refuse or store → invalidate cache → notify the hub →
-/// schedule saving. Nothing else in the library calls `object(forKey:)` or
-/// `set(_:forKey:)` for a typed value.
+/// decode. Writes go: encode → refuse, or hand the object to the backend (which compares,
+/// stores, tells observers and schedules saving). Nothing else in the library decodes or
+/// encodes a typed value.
 @usableFromInline
-struct DefaultsAccess {
-  let defaults: UserDefaults
+struct DefaultsAccess: Sendable {
+  let backend: any StoreBackend
   let suite: SuiteContext
-  /// The library's store behind `defaults`, when it is one (found once, by `access`):
-  /// writes go straight to it, which compares, caches and notifies itself.
-  let engine: StoreEngine?
+
+  init(backend: any StoreBackend) {
+    self.backend = backend
+    self.suite = backend.context
+  }
 
   // MARK: Reading
 
@@ -24,8 +26,10 @@ struct DefaultsAccess {
     case hit(DecodedValueCache.Entry)
     /// Nothing stored.
     case absent
-    /// A stored object the cache does not hold (yet).
-    case miss(Any)
+    /// A stored object the cache does not hold (yet), and the cache's generation seen
+    /// before the object was read, when the cache trusts its entries without comparing
+    /// them (see ``DecodedValueCache/store(_:token:object:result:ifUnchangedSince:)``).
+    case miss(Any, generation: UInt64?)
   }
 
   /// The stored value, or `nil` when nothing is stored or the stored value cannot be read
@@ -35,10 +39,10 @@ struct DefaultsAccess {
     switch probe(key.name, key.trackingPath, key.bridge.token, key.bridge.decodesCheaply) {
     case .hit(let entry): return (entry as? DecodedValueCache.Decoded<Value>)?.value
     case .absent: return nil
-    case .miss(let object):
+    case .miss(let object, let generation):
       // A cast, specialised here, where the stored object is the value itself.
       if key.bridge.storesValueItself, let value = object as? Value { return value }
-      return decode(object, key)
+      return decode(object, key, generation: generation)
     }
   }
 
@@ -56,22 +60,26 @@ struct DefaultsAccess {
     suite.hub.tracking.access(path)
     // A cheap decode (a cast or two) costs less than any cache lookup: skip the cache.
     if decodesCheaply {
-      guard let object = defaults.object(forKey: name) else { return .absent }
-      return .miss(object)
+      guard let object = backend.object(forKey: name) else { return .absent }
+      return .miss(object, generation: nil)
     }
-    if suite.seesEveryWrite, let entry = suite.cache.lookup(name, token: token, object: nil) {
-      return .hit(entry)
+    if suite.seesEveryWrite {
+      let (entry, generation) = suite.cache.trustedLookup(name, token: token)
+      if let entry { return .hit(entry) }
+      guard let object = backend.object(forKey: name) else { return .absent }
+      return .miss(object, generation: generation)
     }
-    guard let object = defaults.object(forKey: name) else { return .absent }
+    guard let object = backend.object(forKey: name) else { return .absent }
     if let entry = suite.cache.lookup(name, token: token, object: object) { return .hit(entry) }
-    return .miss(object)
+    return .miss(object, generation: nil)
   }
 
   /// Decodes a stored object the cache does not hold, and caches the outcome (a cheap
   /// success is not cached; a failure always is, so that it is reported once per stored
-  /// value, not on every read).
+  /// value, not on every read). `generation` is the cache's generation seen before
+  /// `object` was read: the outcome is cached only if no write came in since.
   @usableFromInline
-  func decode<Value>(_ object: Any, _ key: KeyDescriptor<Value>) -> Value? {
+  func decode<Value>(_ object: Any, _ key: KeyDescriptor<Value>, generation: UInt64?) -> Value? {
     let token = key.bridge.token
     let value: Value
     do {
@@ -86,19 +94,37 @@ struct DefaultsAccess {
         error.kind, key: key.name, suite: suite.name,
         "\(error.message); reading the default instead, the stored value is left as it is")
       suite.cache.store(
-        key.name, token: token, object: object, result: Result<Value, _>.failure(error))
+        key.name, token: token, object: object, result: Result<Value, _>.failure(error),
+        ifUnchangedSince: generation)
       return nil
     }
     if !key.bridge.decodesCheaply {
-      suite.cache.store(key.name, token: token, object: object, result: .success(value))
+      suite.cache.store(
+        key.name, token: token, object: object, result: .success(value),
+        ifUnchangedSince: generation)
     }
     return value
+  }
+
+  /// The value an observer is given for a stored object: decoded, or the key's default
+  /// when nothing is stored or the object cannot be read (reported, as a read reports
+  /// it). Nothing is cached: the object may already be an old one.
+  func observedValue<Value>(_ object: Any?, _ key: KeyDescriptor<Value>) -> Value {
+    guard let object else { return key.defaultValue.value }
+    do {
+      return try key.bridge.decode(object)
+    } catch {
+      DefaultsDiagnostics.report(
+        error.kind, key: key.name, suite: suite.name,
+        "\(error.message); observers are given the default instead")
+      return key.defaultValue.value
+    }
   }
 
   /// Whether anything is stored under `name` (registered defaults included).
   func hasStoredValue(_ name: String) -> Bool {
     suite.hub.tracking.access(TrackedKeys.path(for: name))
-    return defaults.object(forKey: name) != nil
+    return backend.object(forKey: name) != nil
   }
 
   // MARK: Writing
@@ -135,51 +161,10 @@ struct DefaultsAccess {
   }
 
   func remove(_ name: String) {
-    if let engine {
-      engine.update(name, to: nil)
-      return
-    }
-    let old = observedObject(name)
-    callingFoundation(name, nil) { defaults.removeObject(forKey: name) }
-    didWrite(name, old: old, new: nil)
+    backend.update(name, to: nil, trackingPath: nil)
   }
 
   private func set(_ object: Any, forName name: String, trackingPath: TrackedKeys.Path? = nil) {
-    if let engine {  // the object is already checked
-      engine.update(name, to: object, trackingPath: trackingPath)
-      return
-    }
-    let old = observedObject(name)
-    if case .some(.some(let current)) = old, PropertyListEquality.isEqual(current, object) {
-      return  // Equal to what is stored: nothing changes, nobody is told.
-    }
-    callingFoundation(name, object) { defaults.set(object, forKey: name) }
-    didWrite(name, old: old, new: object)
-  }
-
-  /// Runs Foundation's setter so that the change notification it may post is not taken
-  /// for an outside change (see ``FoundationChangeNotifications``).
-  private func callingFoundation(_ name: String, _ object: Any?, _ body: () -> Void) {
-    guard let watcher = suite.foundationNotificationsIfWatched else { return body() }
-    watcher.libraryWrote(name, object)
-    FoundationChangeNotifications.$isLibraryWriting.withValue(true, operation: body)
-  }
-
-  /// The current object, fetched only when a listener will be told about the change;
-  /// `.none` when not fetched.
-  private func observedObject(_ name: String) -> Any?? {
-    guard suite.hub.hasListeners(for: name) else { return .none }
-    return .some(defaults.object(forKey: name))
-  }
-
-  private func didWrite(_ name: String, old: Any??, new: Any?) {
-    suite.cache.invalidate(name)
-    FoundationSaving.scheduleSave(of: defaults, suite: suite)
-    if case .some(let old) = old {
-      if old == nil && new == nil { return }
-      suite.hub.publish(ChangeHub.Change(name: name, oldObject: old, newObject: new))
-    } else {
-      suite.hub.publish(ChangeHub.Change(name: name, oldObject: nil, newObject: new))
-    }
+    backend.update(name, to: object, trackingPath: trackingPath)
   }
 }

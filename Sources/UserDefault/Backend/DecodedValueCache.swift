@@ -43,21 +43,37 @@ final class DecodedValueCache: Sendable {
   /// A stored object the bridge could not decode (already reported).
   final class Undecodable: Entry, @unchecked Sendable {}
 
-  private let entries = Lock<[String: Entry]>([:])
+  private struct State {
+    var entries: [String: Entry] = [:]
+    /// Counts invalidations, so a reader that read a stored object before a write does
+    /// not cache what it decoded from it after the write (its entry would be trusted).
+    var generation: UInt64 = 0
+  }
+  private let state = Lock(State())
 
   /// The cached entry for `name` when it was decoded from an object equal to `object` by
   /// the bridge `token`: a ``Decoded`` of the bridge's value type, or ``Undecodable``.
-  /// With `object == nil` the entry is trusted as it is (for stores that invalidate on
-  /// every write). Not generic, so the read path pays no generic-enum copies.
-  func lookup(_ name: String, token: BridgeToken, object: Any?) -> Entry? {
-    guard let entry = entries.withLock({ $0[name] }), entry.token == ObjectIdentifier(token)
+  /// Not generic, so the read path pays no generic-enum copies.
+  func lookup(_ name: String, token: BridgeToken, object: Any) -> Entry? {
+    guard let entry = state.withLock({ $0.entries[name] }), entry.token == ObjectIdentifier(token)
     else { return nil }
-    if let object, !PropertyListEquality.isEqual(entry.object, object) { return nil }
-    return entry
+    return PropertyListEquality.isEqual(entry.object, object) ? entry : nil
   }
 
+  /// The cached entry for `name` decoded by the bridge `token`, trusted as it is (for
+  /// stores that invalidate on every write), and the generation to pass to
+  /// ``store(_:token:object:result:ifUnchangedSince:)`` after a miss. One lock.
+  func trustedLookup(_ name: String, token: BridgeToken) -> (Entry?, generation: UInt64) {
+    let (entry, generation) = state.withLock { ($0.entries[name], $0.generation) }
+    guard let entry, entry.token == ObjectIdentifier(token) else { return (nil, generation) }
+    return (entry, generation)
+  }
+
+  /// Caches the outcome of decoding `object`; with a `generation`, only when nothing was
+  /// invalidated since it was taken.
   func store<Value>(
-    _ name: String, token: BridgeToken, object: Any, result: Result<Value, DefaultsError>
+    _ name: String, token: BridgeToken, object: Any, result: Result<Value, DefaultsError>,
+    ifUnchangedSince generation: UInt64?
   ) {
     let entry: Entry
     switch result {
@@ -66,14 +82,23 @@ final class DecodedValueCache: Sendable {
     case .failure:
       entry = Undecodable(object: object, token: ObjectIdentifier(token))
     }
-    entries.withLock { $0[name] = entry }
+    state.withLock { state in
+      if let generation, generation != state.generation { return }
+      state.entries[name] = entry
+    }
   }
 
   func invalidate(_ name: String) {
-    _ = entries.withLock { $0.removeValue(forKey: name) }
+    state.withLock { state in
+      state.generation &+= 1
+      state.entries[name] = nil
+    }
   }
 
   func invalidateAll() {
-    entries.withLock { $0.removeAll() }
+    state.withLock { state in
+      state.generation &+= 1
+      state.entries.removeAll()
+    }
   }
 }

@@ -37,6 +37,21 @@ enum PropertyListObject {
     return nil
   }
 
+  /// Whether `object` is made of property-list types only, so a writer can store it.
+  /// Cost: one pass over the value, allocating nothing for values read from a file.
+  static func isStorable(_ object: Any) -> Bool {
+    switch PropertyListKind(of: object) {
+    case .bool, .integer, .real, .string, .date, .data: return true
+    case .other: return false
+    case .array:
+      guard let array = object as? [Any] else { return false }
+      return array.allSatisfy { unwrapped($0).map(isStorable) ?? false }
+    case .dictionary:
+      guard let dictionary = dictionary(object) else { return false }
+      return dictionary.values.allSatisfy(isStorable)
+    }
+  }
+
   /// Returns `object` rebuilt from property-list types only, or throws
   /// ``DefaultsDiagnostic/Kind/refusedValue`` naming the first offending element.
   /// Cost: one pass over the value, allocating a copy of its collections.

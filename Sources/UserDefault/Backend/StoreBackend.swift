@@ -1,0 +1,52 @@
+import Foundation
+
+/// The one seam between the library and where values live. Everything above it (keys,
+/// bridging, every surface, observation, migrations) reaches storage only through these
+/// requirements; it never asks which store it has.
+///
+/// Two implementations, one per kind of store, each one object per suite per process:
+/// ``FoundationSuite`` (Foundation's `UserDefaults` instances of a suite, made to save
+/// safely on Linux) and ``FileStore`` (the library's own file store; without a file, the
+/// in-memory store). ``UserDefaults/access`` is the one place that finds the backend of
+/// an instance.
+protocol StoreBackend: AnyObject, Sendable {
+  /// The suite's shared state: its name, decoded-value cache and change hub.
+  var context: SuiteContext { get }
+
+  /// The stored object for `name` (registered defaults included), or `nil`.
+  /// Cost: one lookup in the store.
+  func object(forKey name: String) -> Any?
+
+  /// Stores `object` under `name` (`nil` removes), tells the suite's observers and
+  /// schedules saving. The object is already a checked property list. Writing a value
+  /// equal to the stored one, of the same property-list type, changes nothing.
+  func update(_ name: String, to object: Any?, trackingPath: TrackedKeys.Path?)
+
+  /// Runs `body` with other processes' writes to the suite held off, after taking in
+  /// what they wrote; `commit` makes the changes so far durable without letting go.
+  /// Backends that cannot exclude other processes run `body` in this process only.
+  func exclusively<Result>(
+    _ body: (_ commit: () throws(DefaultsError) -> Void) throws(DefaultsError) -> Result
+  ) throws(DefaultsError) -> Result
+
+  /// Makes every change so far durable now, and waits; throws (and reports) on failure.
+  func flush() throws(DefaultsError)
+
+  /// Starts noticing changes of `names` made outside the library (plain Foundation
+  /// calls, where Foundation posts a notification), so their observers hear them.
+  func watchOutsideChanges(of names: [String])
+}
+
+extension UserDefaults {
+  /// The library's path to this instance, through its suite's backend.
+  ///
+  /// The one place that resolves a backend: a ``PreferencesStore`` carries its file
+  /// store; any other instance is found in ``FoundationInstances`` (once per instance;
+  /// then one lock and lookup).
+  @usableFromInline
+  var access: DefaultsAccess {
+    // A class cast: cheaper than asking for a protocol conformance on every read.
+    if let store = self as? PreferencesStore { return DefaultsAccess(backend: store.fileStore) }
+    return DefaultsAccess(backend: FoundationInstances.backend(of: self))
+  }
+}

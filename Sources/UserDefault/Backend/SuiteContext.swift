@@ -1,0 +1,32 @@
+import Foundation
+
+/// The library's state for one suite in this process: its decoded-value cache, its
+/// change hub, and the watcher of Foundation's change notifications. Owned by the suite's
+/// one backend, so every `UserDefaults` object of the suite shares it: an observer of
+/// one object hears writes made through another.
+final class SuiteContext: Sendable {
+  /// The suite's name; `nil` for the standard suite.
+  let name: String?
+  /// Whether every write to the suite passes through the library (its own stores), so
+  /// cached values can be trusted without looking at the stored object again.
+  let seesEveryWrite: Bool
+  let cache = DecodedValueCache()
+  let hub: ChangeHub
+
+  init(name: String?, seesEveryWrite: Bool) {
+    self.name = name
+    self.seesEveryWrite = seesEveryWrite
+    self.hub = ChangeHub(suite: name)
+  }
+
+  /// Drops the cached values of changed keys and tells their observers; called outside
+  /// every lock, after the store holds the new values.
+  func announce(_ changes: [ChangeHub.Change]) {
+    for change in changes { announce(change) }
+  }
+
+  func announce(_ change: ChangeHub.Change) {
+    cache.invalidate(change.name)
+    hub.publish(change)
+  }
+}

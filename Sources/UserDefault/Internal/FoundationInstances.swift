@@ -1,0 +1,111 @@
+import Foundation
+
+/// Finds the backend of a Foundation `UserDefaults` instance, remembered by identity.
+///
+/// Foundation does not say which suite an instance belongs to. On Linux the instance's
+/// private `suite` field is read by reflection, once per instance; if that field is not
+/// found (another Foundation version), the instance gets a backend of its own, never the
+/// standard suite's, and this is reported once. On Apple platforms private fields are not
+/// read: `.standard` is its suite, and any other instance gets a backend of its own
+/// (Darwin's instances of one suite share values by themselves, and the notifications
+/// Darwin posts after every write reach observers of every instance). A subclass of
+/// `UserDefaults` other than ``PreferencesStore`` keeps its own storage, so it gets a
+/// backend of its own as well.
+enum FoundationInstances {
+  private struct Known: @unchecked Sendable {
+    // Kept alive by the table, so its address cannot be reused by another instance while
+    // the entry exists (a weak reference would cost a weak load on every read). Never used
+    // to reach the instance: it is only compared by identity here.
+    let instance: UserDefaults
+    let backend: FoundationSuite
+  }
+
+  private struct Table {
+    var known: [ObjectIdentifier: Known] = [:]
+    /// Instances of identified suites, oldest first, so the oldest goes when full; its
+    /// backend is found again by name on its next use. Instances with a backend of their
+    /// own are never forgotten: their backend holds their observers.
+    var order: [ObjectIdentifier] = []
+    var isUnidentifiedReported = false
+  }
+
+  /// Instances of identified suites remembered at most.
+  static let capacity = 256
+  private static let table = Lock(Table())
+
+  /// The backend of `defaults`. `suiteField` names the private field that holds an
+  /// instance's suite name in swift-corelibs-foundation (a parameter so that tests can
+  /// make the probe miss).
+  static func backend(of defaults: UserDefaults, suiteField: String = "suite") -> FoundationSuite {
+    let id = ObjectIdentifier(defaults)
+    if let known = table.withLock({ $0.known[id] }) { return known.backend }
+    let suite = Suite(of: defaults, suiteField: suiteField)
+    let backend: FoundationSuite
+    switch suite {
+    case .standard: backend = SuiteRegistry.foundationSuite(named: nil, fallback: defaults)
+    case .named(let name): backend = SuiteRegistry.foundationSuite(named: name, fallback: defaults)
+    case .own(let description, _):
+      backend = FoundationSuite(name: description, defaults: defaults, saving: .none)
+    }
+    let reportUnidentified = table.withLock { table in
+      if table.known[id] != nil { return false }
+      table.known[id] = Known(instance: defaults, backend: backend)
+      guard case .own(_, let isFault) = suite else {
+        if table.order.count >= capacity { table.known[table.order.removeFirst()] = nil }
+        table.order.append(id)
+        return false
+      }
+      defer { if isFault { table.isUnidentifiedReported = true } }
+      return isFault && !table.isUnidentifiedReported
+    }
+    if reportUnidentified, case .own(let description, _) = suite {
+      DefaultsDiagnostics.report(
+        .invalidSuite, key: nil, suite: description,
+        "the suite of a UserDefaults instance could not be identified; it gets its own cache and observers, and the library does not save it"
+      )
+    }
+    return backend
+  }
+
+  /// Which suite an instance belongs to.
+  enum Suite: Equatable {
+    case standard
+    case named(String)
+    /// A backend scoped to the instance, named `description`; `isFault` when its suite
+    /// should have been found and was not.
+    case own(description: String, isFault: Bool)
+
+    init(of defaults: UserDefaults, suiteField: String) {
+      if defaults === UserDefaults.standard {
+        self = .standard
+        return
+      }
+      let description = "\(type(of: defaults)) instance"
+      guard type(of: defaults) == UserDefaults.self else {
+        self = .own(description: description, isFault: false)
+        return
+      }
+      #if canImport(Darwin)
+        self = .own(description: description, isFault: false)
+      #else
+        self =
+          Self.reflecting(defaults, field: suiteField)
+          ?? .own(description: description, isFault: true)
+      #endif
+    }
+
+    /// The suite named by the instance's private field, if the field is found.
+    static func reflecting(_ defaults: UserDefaults, field: String) -> Suite? {
+      var mirror: Mirror? = Mirror(reflecting: defaults)
+      while let current = mirror {
+        for child in current.children where child.label == field {
+          guard let name = child.value as? String? else { return nil }
+          return name.map(Suite.named) ?? .standard
+        }
+        mirror = current.superclassMirror
+      }
+      return nil
+    }
+  }
+
+}

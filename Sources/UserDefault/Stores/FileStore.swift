@@ -1,0 +1,327 @@
+import Foundation
+
+/// The library's own store for one suite: its values, registered defaults, pending
+/// flush and file; one per file per process (see ``SuiteRegistry``), shared by every
+/// ``PreferencesStore`` object of that file. Without a file it is the in-memory store.
+///
+/// Separate from the `UserDefaults` subclass because `UserDefaults` cannot be `Sendable`
+/// and this object is reached from background queues, and because it outlives the
+/// objects that use it: a store with pending changes is flushed whether or not any
+/// object of it is left.
+final class FileStore: StoreBackend {
+  let context: SuiteContext
+  let file: PreferencesFile?
+  let fileProblem: DefaultsError?
+
+  private struct State {
+    var values: [String: Any] = [:]
+    var registered: [String: Any] = [:]
+    /// Names changed since their last flush, with the number of the latest change, so a
+    /// flush only clears a name when no newer change came in while it wrote.
+    var changed: [String: UInt64] = [:]
+    var changeCount: UInt64 = 0
+    var isFlushScheduled = false
+    var flushWindow: Duration
+    /// The identity of the file as this store last read or wrote it whole.
+    var fileIdentity: PreferencesFile.Identity?
+    /// A damaged file that could not be moved aside, already reported: not reported again
+    /// on every poll, and never written over.
+    var stuckDamage: PreferencesFile.Identity?
+    /// The last flush failure reported, so a failure that repeats on every poll or
+    /// flush is reported once until something succeeds.
+    var reportedFailure: String?
+    /// Live ``PreferencesStore`` objects of this store; the file is polled while any exist.
+    var users = 0
+    var poller: DispatchSourceTimer?
+
+    /// Records that `name` changed and must be flushed.
+    mutating func noteChange(of name: String) {
+      changeCount += 1
+      changed[name] = changeCount
+    }
+  }
+
+  private struct Guarded: @unchecked Sendable {
+    // Only reached inside `state`'s lock; values are immutable property-list objects.
+    var state: State
+  }
+  private let state: Lock<Guarded>
+  /// Serialises flushes, reloads and exclusive runs of this store in this process.
+  private let queue = DispatchQueue(label: "UserDefault.FileStore")
+  /// Marks `queue`, so a flush asked for from code already running on it (a migration
+  /// step inside ``exclusively(_:)``) is left to that code's commit instead of waiting on
+  /// the queue forever.
+  private let queueKey = DispatchSpecificKey<Bool>()
+
+  init(suite: String?, file: PreferencesFile?, flushWindow: Duration, problem: DefaultsError?) {
+    self.context = SuiteContext(name: suite, seesEveryWrite: true)
+    self.file = file
+    self.fileProblem = problem
+    self.state = Lock(Guarded(state: State(flushWindow: flushWindow)))
+    if let problem {
+      DefaultsDiagnostics.report(problem.kind, key: nil, suite: suite, problem.message)
+    }
+    queue.setSpecific(key: queueKey, value: true)
+  }
+
+  /// How long a write may wait before it is flushed.
+  var flushWindow: Duration { state.withLock { $0.state.flushWindow } }
+
+  // MARK: Objects using the store
+
+  /// Called by each ``PreferencesStore`` object made for this store: the first one loads
+  /// the file (or catches up with it) and starts polling it. A later object asking for a
+  /// shorter flush window gets it for the whole store.
+  func attach(flushWindow: Duration) {
+    let isFirst = state.withLock { guarded in
+      guarded.state.users += 1
+      guarded.state.flushWindow = min(guarded.state.flushWindow, flushWindow)
+      return guarded.state.users == 1
+    }
+    guard isFirst, file != nil else { return }
+    reloadFromDisk()
+    let timer = DispatchSource.makeTimerSource(queue: DispatchQueue.global(qos: .utility))
+    let interval = Self.dispatchInterval(PreferencesStore.pollInterval)
+    timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(20))
+    timer.setEventHandler { [weak self] in self?.reloadFromDisk() }
+    let replaced = state.withLock { guarded in
+      defer { guarded.state.poller = timer }
+      return guarded.state.poller
+    }
+    replaced?.cancel()
+    timer.resume()
+  }
+
+  /// Called when a ``PreferencesStore`` object goes: polling stops with the last one.
+  /// Pending changes are flushed all the same (the scheduled flush holds the store).
+  func detach() {
+    let poller = state.withLock { guarded -> DispatchSourceTimer? in
+      guarded.state.users -= 1
+      guard guarded.state.users == 0 else { return nil }
+      defer { guarded.state.poller = nil }
+      return guarded.state.poller
+    }
+    poller?.cancel()
+  }
+
+  // MARK: Reading
+
+  func object(forKey name: String) -> Any? {
+    state.withLock { $0.state.values[name] ?? $0.state.registered[name] }
+  }
+
+  func dictionaryRepresentation() -> [String: Any] {
+    state.withLock { $0.state.registered.merging($0.state.values) { _, stored in stored } }
+  }
+
+  func persistentValues() -> [String: Any] {
+    state.withLock { $0.state.values }
+  }
+
+  func register(_ values: [String: Any]) {
+    state.withLock { $0.state.registered.merge(values) { _, new in new } }
+    context.cache.invalidateAll()
+  }
+
+  func storedNames() -> [String] {
+    state.withLock { Array($0.state.values.keys) }
+  }
+
+  // MARK: Writing
+
+  func update(_ name: String, to object: Any?, trackingPath: TrackedKeys.Path?) {
+    update(CollectionOfOne((name, object)), trackingPath: trackingPath)
+  }
+
+  /// Applies changes (`nil` removes), tells observers, schedules a flush.
+  func update(_ changes: [String: Any?]) {
+    update(changes.lazy.map { ($0.key, $0.value) }, trackingPath: nil)
+  }
+
+  private func update<Changes: Sequence<(String, Any?)>>(
+    _ changes: Changes, trackingPath: TrackedKeys.Path?
+  ) {
+    let (applied, window) = state.withLock { guarded in
+      var applied: [ChangeHub.Change] = []
+      for (name, new) in changes {
+        guard var change = ChangeHub.Change(name: name, from: guarded.state.values[name], to: new)
+        else { continue }
+        change.trackingPath = trackingPath
+        guarded.state.values[name] = new
+        guarded.state.noteChange(of: name)
+        applied.append(change)
+      }
+      let schedule = !applied.isEmpty && file != nil && !guarded.state.isFlushScheduled
+      if schedule { guarded.state.isFlushScheduled = true }
+      return (applied, schedule ? guarded.state.flushWindow : nil)
+    }
+    context.announce(applied)
+    if let window {
+      // Holds the store until it ran: a write is flushed even if every object of the
+      // store is released meanwhile.
+      queue.asyncAfter(deadline: .now() + Self.dispatchInterval(window)) { [self] in
+        guard let file else { return }
+        try? flushOnQueue(file)  // already on `queue`: flush() would wait on itself
+      }
+    }
+  }
+
+  /// `duration` for Dispatch, whole seconds included (a window of 2 s is 2 s, not 0).
+  static func dispatchInterval(_ duration: Duration) -> DispatchTimeInterval {
+    let (seconds, attoseconds) = duration.components
+    return .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+  }
+
+  func watchOutsideChanges(of names: [String]) {
+    // Every write in this process passes through the store, and other processes' writes
+    // are found by the poll: there is nothing outside to watch.
+  }
+
+  // MARK: Disk
+
+  func flush() throws(DefaultsError) {
+    guard let file else {
+      if let fileProblem { throw fileProblem }
+      return
+    }
+    if DispatchQueue.getSpecific(key: queueKey) == true { return }  // committed by the caller
+    try onQueue { () throws(DefaultsError) in try flushOnQueue(file) }
+  }
+
+  /// Runs `body` on the store's queue and waits, passing its error on.
+  private func onQueue<Result>(_ body: () throws(DefaultsError) -> Result) throws(DefaultsError)
+    -> Result
+  {
+    let outcome: Swift.Result<Result, DefaultsError> = queue.sync {
+      do throws(DefaultsError) { return .success(try body()) } catch { return .failure(error) }
+    }
+    return try outcome.get()
+  }
+
+  private func flushOnQueue(_ file: PreferencesFile) throws(DefaultsError) {
+    do throws(DefaultsError) {
+      try file.prepareDirectory()
+      try file.withLock { () throws(DefaultsError) in try writeLocked(file) }
+      state.withLock { $0.state.reportedFailure = nil }
+    } catch {
+      let isNew = state.withLock { guarded in
+        defer { guarded.state.reportedFailure = error.message }
+        return guarded.state.reportedFailure != error.message
+      }
+      if isNew {
+        DefaultsDiagnostics.report(error.kind, key: nil, suite: context.name, error.message)
+      }
+      throw error
+    }
+  }
+
+  /// Brings the file and memory together; the caller holds the file's lock.
+  ///
+  /// When the file is the one this store last read or wrote, it holds this store's values
+  /// minus the pending changes: memory is the merge, with no read. Otherwise the file is
+  /// read and the pending changes merged into it. Whatever is at the path that is not a
+  /// readable dictionary is moved aside, and then the store's whole state is written, not
+  /// only what is pending; if it cannot be moved aside nothing is written.
+  private func writeLocked(_ file: PreferencesFile) throws(DefaultsError) {
+    let identity = file.identity()
+    let (pending, current, isFileKnown) = state.withLock { guarded in
+      guarded.state.isFlushScheduled = false
+      let isKnown = identity != nil && identity == guarded.state.fileIdentity
+      return (guarded.state.changed, guarded.state.values, isKnown)
+    }
+    if isFileKnown {
+      guard !pending.isEmpty else { return }
+      try file.write(current)
+      adopt(current, identity: file.identity(), flushed: pending, compare: false)
+      return
+    }
+    switch file.read() {
+    case .missing:
+      var merged: [String: Any] = [:]
+      for name in pending.keys { merged[name] = current[name] }
+      if !merged.isEmpty || !pending.isEmpty { try file.write(merged) }
+      adopt(merged, identity: file.identity(), flushed: pending)
+    case .values(var merged, let dropped):
+      file.reportDropped(dropped, suite: context.name)
+      for name in pending.keys { merged[name] = current[name] }
+      if !pending.isEmpty || !dropped.isEmpty { try file.write(merged) }
+      adopt(merged, identity: file.identity(), flushed: pending)
+    case .damaged(let reason, let backup):
+      guard backup != nil else {
+        let isNew = state.withLock { guarded in
+          defer { guarded.state.stuckDamage = identity }
+          return guarded.state.stuckDamage != identity
+        }
+        if isNew {
+          file.reportDamage(reason, backup: nil, suite: context.name, then: "values stay in memory")
+        }
+        throw DefaultsError(
+          .failedSave, "\(file.path) is damaged and could not be moved aside; nothing was written")
+      }
+      file.reportDamage(
+        reason, backup: backup, suite: context.name, then: "writing this store's values anew")
+      try file.write(current)
+      adopt(current, identity: file.identity(), flushed: pending, compare: false)
+    }
+  }
+
+  /// Runs `body` on the store's queue while holding the file's lock, after loading what
+  /// other processes wrote; `commit` writes the changes made so far without letting the
+  /// lock go. Other processes' flushes wait meanwhile. For migrations: a step and its
+  /// version land in one atomic write, and two processes never run a step twice.
+  func exclusively<Result>(
+    _ body: (_ commit: () throws(DefaultsError) -> Void) throws(DefaultsError) -> Result
+  ) throws(DefaultsError) -> Result {
+    guard let file else { return try body {} }
+    return try onQueue { () throws(DefaultsError) in
+      try file.prepareDirectory()
+      return try file.withLock { () throws(DefaultsError) in
+        try writeLocked(file)  // takes in other processes' writes; repairs a damaged file
+        return try body { () throws(DefaultsError) in try self.writeLocked(file) }
+      }
+    }
+  }
+
+  /// Takes the file's content as the new state, keeping local changes newer than the
+  /// flush, and tells observers about keys another process changed. `compare: false`
+  /// when `disk` is known to equal this store's values (it was written from them).
+  private func adopt(
+    _ disk: [String: Any], identity: PreferencesFile.Identity?, flushed: [String: UInt64],
+    compare: Bool = true
+  ) {
+    let changes = state.withLock { guarded in
+      for (name, count) in flushed where guarded.state.changed[name] == count {
+        guarded.state.changed[name] = nil
+      }
+      guarded.state.fileIdentity = identity
+      guarded.state.stuckDamage = nil
+      guard compare else { return [ChangeHub.Change]() }
+      var changes: [ChangeHub.Change] = []
+      for name in Set(disk.keys).union(guarded.state.values.keys)
+      where guarded.state.changed[name] == nil {
+        let new = disk[name]
+        guard let change = ChangeHub.Change(name: name, from: guarded.state.values[name], to: new)
+        else { continue }
+        guarded.state.values[name] = new
+        changes.append(change)
+      }
+      return changes
+    }
+    context.announce(changes)
+  }
+
+  /// Takes in the file when it changed since this store last looked (another process
+  /// wrote it, or someone replaced it): the same read-merge-write as a flush, so damage
+  /// found here is handled as there.
+  func reloadFromDisk() {
+    guard let file else { return }
+    queue.sync {
+      let identity = file.identity()
+      let isKnown = state.withLock {
+        identity == $0.state.fileIdentity || (identity != nil && identity == $0.state.stuckDamage)
+      }
+      guard !isKnown else { return }
+      try? flushOnQueue(file)
+    }
+  }
+}
