@@ -94,6 +94,23 @@ case "read":
   }
 case "set" where arguments.count == 5:
   defaults[UserDefaults.Key<Int>(arguments[3], default: 0)] = Int(arguments[4]) ?? 0
+case "store-release" where arguments.count == 6:
+  // Writes one Int through a store object without flushing, releases the object, then
+  // either returns from main ("exit") or waits 500 ms and leaves with _exit, which runs no
+  // exit hook ("wait"): the write must reach the file either way.
+  do {
+    do {
+      let store = try PreferencesStore(suiteName: arguments[2])
+      store[UserDefaults.Key<Int>(arguments[3], default: 0)] = Int(arguments[4]) ?? 0
+    }
+    if arguments[5] == "wait" {
+      usleep(500_000)
+      _exit(0)
+    }
+  } catch {
+    print("error \(error)")
+    exit(1)
+  }
 case "store-write" where arguments.count == 5:
   // Writes <count> keys "<prefix>.<i>" = i through the library's store, flushing as it goes.
   do {

@@ -73,47 +73,6 @@ extension UserDefaults {
   }
 }
 
-extension UserDefaults {
-  /// The value stored under `key`, or its default. Setting `nil` on an optional key
-  /// removes the stored value.
-  ///
-  /// Reading costs a lookup plus, when the stored value changed since the last read, one
-  /// decode (see ``DecodedValueCache``). A stored value that cannot be read returns the
-  /// default and is reported. Writing costs an encode and the store's write.
-  @inlinable
-  public subscript<Value>(key: Key<Value>) -> Value {
-    get { access.value(key.descriptor) }
-    set { access.write(newValue, for: key.descriptor) }
-  }
-
-  /// Removes the stored values of `keys`, so they read as their defaults.
-  public func reset(_ keys: Keys...) {
-    reset(keys)
-  }
-
-  /// Removes the stored values of `keys`, so they read as their defaults.
-  public func reset(_ keys: [Keys]) {
-    let access = self.access
-    for case let key as any NamedKey in keys { access.remove(key.name) }
-  }
-
-  /// Whether the current value of `key` equals its default (true when nothing is stored).
-  public func isDefaultValue<Value: Equatable>(_ key: Key<Value>) -> Bool {
-    self[key] == key.defaultValue
-  }
-
-  /// Whether a value is stored under `key` (registered defaults count as stored).
-  public func hasStoredValue<Value>(_ key: Key<Value>) -> Bool {
-    access.hasStoredValue(key.name)
-  }
-
-  /// Removes the stored value of every key declared as a static `Key` property of
-  /// `UserDefaults.Keys` in the given list, e.g. `defaults.removeAll(MyKeys.all)`.
-  public func removeAll(_ keys: [Keys]) {
-    reset(keys)
-  }
-}
-
 /// A key whose stored name is known without its value type.
 protocol NamedKey {
   var name: String { get }

@@ -24,7 +24,7 @@ import Synchronization
 ///   the store keeps what it had in memory and never overwrites other data with
 ///   emptiness. A missing parent directory, a read-only one, or no `HOME`: reported,
 ///   values stay in memory, nothing is written elsewhere.
-/// - `register(defaults:)` is per instance, unlike Foundation's process-wide registration.
+/// - `register(defaults:)` is per suite, unlike Foundation's process-wide registration.
 open class PreferencesStore: UserDefaults {
   /// The store of this object's suite, shared with every other object of the same file.
   let fileStore: FileStore
@@ -149,7 +149,8 @@ open class PreferencesStore: UserDefaults {
     fileStore.update(defaultName, to: nil, trackingPath: nil)
   }
 
-  /// Registers defaults for this instance only (Foundation registers process-wide).
+  /// Registers defaults for this store's suite only (Foundation registers process-wide);
+  /// every object of the suite sees them.
   open override func register(defaults registrationDictionary: [String: Any]) {
     fileStore.register(registrationDictionary)
   }

@@ -47,8 +47,12 @@ public struct StoredValue<Value> {
 }
 
 extension StoredValue where Value: Equatable {
-  /// Whether the current value equals the default (true when nothing is stored).
-  public var isDefaultValue: Bool { value == defaultValue }
+  /// Whether the current value equals the default: true whenever nothing readable is
+  /// stored, even for a computed default that differs on each read.
+  public var isDefaultValue: Bool {
+    guard defaults.access.read(descriptor()) != nil else { return true }
+    return value == defaultValue
+  }
 }
 
 extension StoredValue {

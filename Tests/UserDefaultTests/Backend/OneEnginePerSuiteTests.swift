@@ -1,0 +1,271 @@
+import Foundation
+import Testing
+
+@testable import UserDefault
+
+/// The backends every rule of SPEC "Semantics" is checked on, each giving two objects of
+/// one fresh suite.
+enum BackendKind: String, CaseIterable, CustomTestStringConvertible {
+  case foundation, store, inMemory
+
+  var testDescription: String { rawValue }
+
+  /// Two objects of one fresh suite (an in-memory store is a suite of its own, so both
+  /// are the same object), and what must stay alive until the test ends.
+  func makeSuite() -> (first: UserDefaults, second: UserDefaults, keepAlive: AnyObject) {
+    switch self {
+    case .foundation:
+      let suite = TestSuite()
+      return (suite.defaults, UserDefaults(suiteName: suite.name)!, suite)
+    case .store:
+      Diagnostics.installRecorder()
+      let directory = TemporaryDirectory()
+      let name = "OneEngine." + UUID().uuidString
+      let first = try! PreferencesStore(suiteName: name, directory: directory.path)
+      let second = try! PreferencesStore(suiteName: name, directory: directory.path)
+      return (first, second, directory)
+    case .inMemory:
+      Diagnostics.installRecorder()
+      let store = PreferencesStore.inMemory()
+      return (store, store, store)
+    }
+  }
+}
+
+struct GridPoint: Codable, Equatable, Sendable {
+  var x: Int
+  var y: Int
+}
+
+@Suite("One engine per suite")
+struct OneEnginePerSuiteTests {
+  @Test(
+    "Item 1: two objects of one suite agree at once, for reads and for observers",
+    arguments: BackendKind.allCases)
+  func twoObjectsOfOneSuiteAgree(_ kind: BackendKind) {
+    let (a, b, keepAlive) = kind.makeSuite()
+    let count = UserDefaults.Key<Int>(uniqueKey(), default: 0)
+    let point = UserDefaults.Key<GridPoint?>(uniqueKey())
+    let heard = Recorder<Int>()
+    let observation = a.observe(count) { heard.append($0.newValue) }
+    #expect(a[count] == 0)
+    #expect(a[point] == nil)
+    b[count] = 5
+    b[point] = GridPoint(x: 1, y: 2)
+    #expect(a[count] == 5)
+    #expect(a[point] == GridPoint(x: 1, y: 2))
+    #expect(heard.all == [5])
+    b.reset(count)
+    #expect(a[count] == 0)
+    #expect(heard.all == [5, 0])
+    observation.cancel()
+    withExtendedLifetime(keepAlive) {}
+  }
+
+  @Test("Item 1: a store object made later for the same file joins the same suite")
+  func aLaterStoreObjectJoinsTheSuite() throws {
+    Diagnostics.installRecorder()
+    let directory = TemporaryDirectory()
+    let name = "OneEngine.later." + UUID().uuidString
+    let key = UserDefaults.Key<String>(uniqueKey(), default: "")
+    var first: PreferencesStore? = try PreferencesStore(suiteName: name, directory: directory.path)
+    first?[key] = "kept"
+    first = nil
+    let second = try PreferencesStore(suiteName: name, directory: directory.path)
+    #expect(second[key] == "kept")
+    #expect(
+      second.fileStore
+        === (try PreferencesStore(suiteName: name, directory: directory.path)).fileStore)
+  }
+
+  @Test(
+    "Item 2: a store object released within its flush window still saves its write",
+    arguments: ["exit", "wait"])
+  func releasedStoreSavesItsWrite(_ ending: String) throws {
+    let directory = TemporaryDirectory()
+    let result = try ChildProcess.run(
+      "UserDefaultTestHelper", ["store-release", "released", "count", "5", ending],
+      environment: ["XDG_CONFIG_HOME": directory.path, "HOME": directory.path])
+    #expect(result.status == 0, "\(result.output) \(result.error)")
+    let values = try PropertyListFile.values(at: directory.path + "/released.plist")
+    #expect(values["count"] as? Int == 5)
+  }
+
+  @Test("Item 3: on the default path a damaged file is moved aside byte for byte, not overwritten")
+  func damagedFileOnTheDefaultPathIsMovedAside() throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path + "/damaged.plist"
+    let good = try PropertyListSerialization.data(
+      fromPropertyList: ["a": "kept", "b": [1, 2, 3]] as [String: Any], format: .xml, options: 0)
+    let damaged = good.prefix(good.count - 20)
+    try damaged.write(to: URL(fileURLWithPath: path))
+    let result = try ChildProcess.run(
+      "UserDefaultTestHelper", ["set", "damaged", "count", "5"],
+      environment: ["XDG_CONFIG_HOME": directory.path, "HOME": directory.path])
+    #expect(result.status == 0)
+    #expect(result.error.contains("damaged"), "reported: \(result.error)")
+    let backups = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+      .filter { $0.hasPrefix("damaged.plist.damaged-") }
+    #expect(backups.count == 1)
+    let backup = try #require(backups.first)
+    #expect(FileManager.default.contents(atPath: directory.path + "/" + backup) == damaged)
+    let values = try PropertyListFile.values(at: path)
+    #expect(values["count"] as? Int == 5)
+  }
+
+  @Test("Item 3: on the default path the library's keys are merged into the file, others kept")
+  func defaultPathMergesIntoTheFile() throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path + "/merged.plist"
+    try PropertyListSerialization.data(
+      fromPropertyList: ["other": "kept"] as [String: Any], format: .xml, options: 0
+    ).write(to: URL(fileURLWithPath: path))
+    let result = try ChildProcess.run(
+      "UserDefaultTestHelper", ["set", "merged", "count", "5"],
+      environment: ["XDG_CONFIG_HOME": directory.path, "HOME": directory.path])
+    #expect(result.status == 0)
+    let values = try PropertyListFile.values(at: path)
+    #expect(values["count"] as? Int == 5)
+    #expect(values["other"] as? String == "kept")
+  }
+
+  @Test(
+    "Item 4: a Foundation suite name that leaves the preferences directory is refused and reported",
+    arguments: ["../escape", "..", ".", "a/b"])
+  func escapingFoundationSuiteNameIsRefused(_ name: String) throws {
+    let root = TemporaryDirectory()
+    let config = root.path + "/config"
+    try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
+    let result = try ChildProcess.run(
+      "UserDefaultTestHelper", ["set", name, "count", "5"],
+      environment: ["XDG_CONFIG_HOME": config, "HOME": root.path])
+    #expect(result.status == 0)
+    #expect(result.error.contains("suite name"), "reported: \(result.error)")
+    let written = try FileManager.default.subpathsOfDirectory(atPath: root.path)
+    #expect(written == ["config"], "nothing written: \(written)")
+  }
+
+  @Test(
+    "Item 5: 200 rounds of 8 threads first touching a fresh suite each read their own writes",
+    arguments: BackendKind.allCases)
+  func threadsReadTheirOwnWrites(_ kind: BackendKind) {
+    let stale = Counter()
+    for _ in 0..<200 {
+      let (made, _, keepAlive) = kind.makeSuite()
+      nonisolated(unsafe) let shared = made  // UserDefaults is thread-safe but not marked Sendable.
+      let suiteName = (shared as? PreferencesStore)?.filePath
+      DispatchQueue.concurrentPerform(iterations: 8) { thread in
+        let defaults = Self.object(thread, shared: shared, kind: kind, suiteName: suiteName)
+        let number = UserDefaults.Key<Int>("n\(thread)", default: -1)
+        let point = UserDefaults.Key<GridPoint?>("p\(thread)")
+        for value in 1...10 {
+          defaults[number] = value
+          if defaults[number] != value { stale.increment() }
+          defaults[point] = GridPoint(x: thread, y: value)
+          if defaults[point] != GridPoint(x: thread, y: value) { stale.increment() }
+        }
+      }
+      withExtendedLifetime(keepAlive) {}
+    }
+    #expect(stale.value == 0)
+  }
+
+  /// The object thread `thread` uses: even threads share one, odd threads make their own
+  /// (where a suite can have several objects).
+  private static func object(
+    _ thread: Int, shared: UserDefaults, kind: BackendKind, suiteName path: String?
+  ) -> UserDefaults {
+    guard thread % 2 == 1 else { return shared }
+    switch kind {
+    case .foundation:
+      return UserDefaults(suiteName: FoundationInstances.backend(of: shared).context.name)!
+    case .store:
+      let url = URL(fileURLWithPath: path!)
+      return try! PreferencesStore(
+        suiteName: url.deletingPathExtension().lastPathComponent,
+        directory: url.deletingLastPathComponent().path)
+    case .inMemory:
+      return shared
+    }
+  }
+
+  @Test("Item 6: an instance whose suite cannot be identified gets its own backend, reported once")
+  func unidentifiedInstanceGetsItsOwnBackend() {
+    Diagnostics.installRecorder()
+    let name = "UserDefaultTests.unidentified." + UUID().uuidString
+    let first = UserDefaults(suiteName: name)!
+    let second = UserDefaults(suiteName: name)!
+    let own = FoundationInstances.backend(of: first, suiteField: "noSuchField")
+    let otherOwn = FoundationInstances.backend(of: second, suiteField: "noSuchField")
+    #expect(own !== FoundationInstances.backend(of: UserDefaults.standard))
+    #expect(own !== otherOwn)
+    #expect(FoundationInstances.backend(of: first) === own, "found once, then remembered")
+    let reports = Diagnostics.events {
+      $0.kind == .invalidSuite && $0.message.contains("could not be identified")
+    }
+    #expect(reports.count == 1)
+    first.removePersistentDomain(forName: name)
+  }
+
+  @Test(
+    "Item 7: observers are told of an unreadable value as reads report it",
+    arguments: BackendKind.allCases)
+  func observersReportUnreadableValues(_ kind: BackendKind) {
+    let (a, b, keepAlive) = kind.makeSuite()
+    let key = UserDefaults.Key<GridPoint>(uniqueKey(), default: GridPoint(x: 0, y: 0))
+    let heard = Recorder<GridPoint>()
+    let observation = a.observe(key) { heard.append($0.newValue) }
+    try? b.store("not a point", forKey: key.name)
+    #expect(heard.all == [GridPoint(x: 0, y: 0)])
+    #expect(Diagnostics.events(forKey: key.name).contains { $0.kind == .undecodableValue })
+    observation.cancel()
+    withExtendedLifetime(keepAlive) {}
+  }
+
+  @Test(
+    "Item 8: isDefaultValue is true when nothing is stored, with a computed default",
+    arguments: BackendKind.allCases)
+  func isDefaultValueWithComputedDefault(_ kind: BackendKind) {
+    let (defaults, _, keepAlive) = kind.makeSuite()
+    let key = UserDefaults.Key<Date>(uniqueKey(), default: { Date() })
+    #expect(defaults.isDefaultValue(key))
+    defaults[key] = Date(timeIntervalSince1970: 0)
+    #expect(!defaults.isDefaultValue(key))
+    defaults.reset(key)
+    #expect(defaults.isDefaultValue(key))
+    withExtendedLifetime(keepAlive) {}
+  }
+
+  @Test(
+    "A write replaces the stored type: true over 1, 0 over false, false over 0.0",
+    arguments: BackendKind.allCases)
+  func aWriteReplacesTheType(_ kind: BackendKind) {
+    let (a, b, keepAlive) = kind.makeSuite()
+    let name = uniqueKey()
+    let flag = UserDefaults.Key<Bool>(name, default: false)
+    let number = UserDefaults.Key<Int>(name, default: -1)
+    let heard = Counter()
+    let observation = b.observe(flag) { _ in heard.increment() }
+    a[number] = 1
+    a[flag] = true
+    #expect(PropertyListKind(of: a.object(forKey: name)!) == .bool)
+    a[flag] = false
+    a[number] = 0
+    #expect(PropertyListKind(of: a.object(forKey: name)!) == .integer)
+    try? a.store(0.0, forKey: name)
+    a[flag] = false
+    #expect(PropertyListKind(of: a.object(forKey: name)!) == .bool)
+    #expect(heard.value == 6, "each write above changes the value or its type")
+    observation.cancel()
+    withExtendedLifetime(keepAlive) {}
+  }
+}
+
+/// Reads a property-list file the way a test checks what reached the disk.
+enum PropertyListFile {
+  static func values(at path: String) throws -> [String: Any] {
+    let data = try #require(FileManager.default.contents(atPath: path), "no file at \(path)")
+    return try #require(
+      try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any])
+  }
+}
