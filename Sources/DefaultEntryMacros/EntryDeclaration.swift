@@ -10,6 +10,8 @@ struct EntryDeclaration {
   /// The expression for the stored name, e.g. `"key_launchCount"`.
   var keyExpression: String
   var accessModifier: String?
+  /// Declared with 'let' (reported as a note: the compiler reports the error itself).
+  var isLet: Bool
 
   var keyPropertyName: String { name + "Key" }
 
@@ -51,6 +53,18 @@ struct EntryDeclaration {
     let name = identifier.identifier.trimmedDescription
     let arguments = AttributeArguments(attribute)
 
+    guard let type = binding.typeAnnotation?.type else {
+      // With no initial value either, the compiler reports "type annotation missing in
+      // pattern" itself; a second error would say the same.
+      if let initializer = binding.initializer {
+        problems.report(
+          .missingType(name: name, initialValue: initializer.value.trimmedDescription),
+          at: Syntax(binding.pattern))
+      } else {
+        problems.stop()
+      }
+      return nil
+    }
     if let initializer = binding.initializer {
       problems.report(
         .initialValue(name: name, value: initializer.value.trimmedDescription),
@@ -64,12 +78,9 @@ struct EntryDeclaration {
     if binding.accessorBlock != nil {
       problems.report(.hasAccessors, at: Syntax(binding))
     }
-    guard let type = binding.typeAnnotation?.type else {
-      problems.report(.missingType(name: name), at: Syntax(binding.pattern))
-      return nil
-    }
     let isOptional = TypeFacts.isOptional(type)
-    if arguments.defaultValue == nil && !isOptional {
+    // An initial value is the intended default: reported once above, as such.
+    if arguments.defaultValue == nil && !isOptional && binding.initializer == nil {
       let optional = TypeSyntax(OptionalTypeSyntax(wrappedType: type.trimmed))
         .with(\.trailingTrivia, type.trailingTrivia)
       problems.report(
@@ -78,14 +89,14 @@ struct EntryDeclaration {
           message: EntryFixIt.makeOptional(type.trimmedDescription),
           changes: [.replace(oldNode: Syntax(type), newNode: Syntax(optional))]))
     }
-    if let genericType = arguments.genericType,
+    if let genericType = arguments.genericType, let genericArgument = arguments.genericArgument,
       TypeFacts.spelling(genericType) != TypeFacts.spelling(TypeFacts.unwrapped(type))
         && TypeFacts.spelling(genericType) != TypeFacts.spelling(type)
     {
       problems.report(
         .genericMismatch(
           generic: genericType.trimmedDescription, declared: type.trimmedDescription),
-        at: Syntax(genericType))
+        at: genericArgument)
     }
     if let defaultValue = arguments.defaultValue,
       let literal = TypeFacts.mismatchedLiteral(defaultValue, for: type, isOptional: isOptional)
@@ -113,7 +124,8 @@ struct EntryDeclaration {
     }
     return EntryDeclaration(
       name: name, type: type.trimmed, defaultValue: arguments.defaultValue?.trimmed,
-      keyExpression: keyExpression, accessModifier: accessModifier?.name.text)
+      keyExpression: keyExpression, accessModifier: accessModifier?.name.text,
+      isLet: variable.bindingSpecifier.tokenKind == .keyword(.let))
   }
 
   private static func isInsideUserDefaultsExtension(_ context: some MacroExpansionContext) -> Bool {
@@ -129,6 +141,9 @@ struct EntryDeclaration {
 /// `prefixedWith:`.
 struct AttributeArguments {
   var genericType: TypeSyntax?
+  /// The generic argument as written, where a mismatch is reported (`genericType` is a
+  /// copy detached from the source file, so it has no location).
+  var genericArgument: Syntax?
   var explicitKey: ExprSyntax?
   var defaultValue: ExprSyntax?
   var prefix: ExprSyntax?
@@ -138,6 +153,7 @@ struct AttributeArguments {
       .genericArgumentClause?.arguments.first
     {
       genericType = TypeSyntax(stringLiteral: generic.argument.trimmedDescription)
+      genericArgument = Syntax(generic.argument)
     }
     guard case .argumentList(let list) = attribute.arguments else { return }
     for argument in list {
@@ -151,7 +167,8 @@ struct AttributeArguments {
   }
 }
 
-/// Collects the problems of one declaration, reporting them unless told not to.
+/// Collects the problems of one declaration, reporting them unless told not to. Notes do
+/// not stop the expansion; errors do.
 struct EntryProblems<Context: MacroExpansionContext> {
   let context: Context
   let enabled: Bool
@@ -163,8 +180,13 @@ struct EntryProblems<Context: MacroExpansionContext> {
   }
 
   mutating func report(_ message: EntryDiagnostic, at node: Syntax, fixIt: FixIt? = nil) {
-    found = true
+    if message.severity == .error { found = true }
     guard enabled else { return }
     context.diagnose(Diagnostic(node: node, message: message, fixIts: fixIt.map { [$0] } ?? []))
+  }
+
+  /// Stops the expansion without a report of the macro's own (the compiler makes one).
+  mutating func stop() {
+    found = true
   }
 }
