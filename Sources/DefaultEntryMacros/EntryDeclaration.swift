@@ -41,8 +41,15 @@ struct EntryDeclaration {
               newNode: Syntax(variable.bindingSpecifier.with(\.tokenKind, .keyword(.var))))
           ]))
     }
-    if variable.modifiers.contains(where: { $0.name.tokenKind == .keyword(.static) }) {
-      problems.report(.staticDeclaration, at: Syntax(variable))
+    if let staticModifier = variable.modifiers.first(where: {
+      $0.name.tokenKind == .keyword(.static)
+    }) {
+      problems.report(
+        .staticDeclaration, at: Syntax(staticModifier),
+        fixIt: FixIt(
+          message: EntryFixIt.removeStatic,
+          changes: [.replace(oldNode: Syntax(variable), newNode: Syntax(removingStatic(variable)))]
+        ))
     }
     guard variable.bindings.count == 1, let binding = variable.bindings.first,
       let identifier = binding.pattern.as(IdentifierPatternSyntax.self)
@@ -66,14 +73,25 @@ struct EntryDeclaration {
       return nil
     }
     if let initializer = binding.initializer {
+      let withoutInitializer = binding.with(\.initializer, nil)
+        .with(\.trailingTrivia, initializer.trailingTrivia)
+      // With no default in the attribute the initial value moves there; beside one, it goes.
+      let fixIt =
+        arguments.defaultValue == nil
+        ? FixIt(
+          message: EntryFixIt.moveInitialValue,
+          changes: [
+            .replace(
+              oldNode: Syntax(attribute),
+              newNode: Syntax(addingDefault(initializer.value, to: attribute))),
+            .replace(oldNode: Syntax(binding), newNode: Syntax(withoutInitializer)),
+          ])
+        : FixIt(
+          message: EntryFixIt.removeInitialValue,
+          changes: [.replace(oldNode: Syntax(binding), newNode: Syntax(withoutInitializer))])
       problems.report(
         .initialValue(name: name, value: initializer.value.trimmedDescription),
-        at: Syntax(initializer),
-        fixIt: FixIt(
-          message: EntryFixIt.removeInitialValue,
-          changes: [
-            .replace(oldNode: Syntax(binding), newNode: Syntax(binding.with(\.initializer, nil)))
-          ]))
+        at: Syntax(initializer), fixIt: fixIt)
     }
     if binding.accessorBlock != nil {
       problems.report(.hasAccessors, at: Syntax(binding))
@@ -126,6 +144,47 @@ struct EntryDeclaration {
       name: name, type: type.trimmed, defaultValue: arguments.defaultValue?.trimmed,
       keyExpression: keyExpression, accessModifier: accessModifier?.name.text,
       isLet: variable.bindingSpecifier.tokenKind == .keyword(.let))
+  }
+
+  /// `variable` without its `static`, the next token taking the modifier's leading trivia.
+  static func removingStatic(_ variable: VariableDeclSyntax) -> VariableDeclSyntax {
+    guard
+      let index = variable.modifiers.firstIndex(where: { $0.name.tokenKind == .keyword(.static) })
+    else { return variable }
+    let removed = variable.modifiers[index]
+    var remaining = Array(variable.modifiers)
+    remaining.removeAll { $0.name.tokenKind == .keyword(.static) }
+    var result = variable
+    if index == variable.modifiers.startIndex, let first = remaining.first {
+      remaining[0] = first.with(\.leadingTrivia, removed.leadingTrivia)
+    } else if index == variable.modifiers.startIndex {
+      result.bindingSpecifier.leadingTrivia = removed.leadingTrivia
+    }
+    result.modifiers = DeclModifierListSyntax(remaining)
+    return result
+  }
+
+  /// `attribute` with `default: value` added to its arguments (before `prefixedWith:`).
+  static func addingDefault(_ value: ExprSyntax, to attribute: AttributeSyntax) -> AttributeSyntax {
+    var arguments: [LabeledExprSyntax] = []
+    if case .argumentList(let list) = attribute.arguments { arguments = Array(list) }
+    let position = arguments.firstIndex { $0.label?.text == "prefixedWith" } ?? arguments.count
+    arguments.insert(
+      LabeledExprSyntax(
+        label: .identifier("default"), colon: .colonToken(trailingTrivia: .space),
+        expression: value.trimmed),
+      at: position)
+    let last = arguments.count - 1
+    let separated = arguments.enumerated().map { index, argument in
+      argument.trimmed.with(
+        \.trailingComma, index == last ? nil : .commaToken(trailingTrivia: .space))
+    }
+    return
+      attribute
+      .with(\.attributeName, attribute.attributeName.with(\.trailingTrivia, []))
+      .with(\.leftParen, .leftParenToken())
+      .with(\.arguments, .argumentList(LabeledExprListSyntax(separated)))
+      .with(\.rightParen, .rightParenToken(trailingTrivia: attribute.trailingTrivia))
   }
 
   private static func isInsideUserDefaultsExtension(_ context: some MacroExpansionContext) -> Bool {

@@ -62,12 +62,16 @@ enum EntryDiagnostic: DiagnosticMessage {
 enum EntryFixIt: FixItMessage {
   case useVar
   case removeInitialValue
+  case moveInitialValue
+  case removeStatic
   case makeOptional(String)
 
   var message: String {
     switch self {
     case .useVar: "Replace 'let' with 'var'"
     case .removeInitialValue: "Remove the initial value (give it as 'default:' instead)"
+    case .moveInitialValue: "Move the initial value into the attribute as 'default:'"
+    case .removeStatic: "Remove 'static'"
     case .makeOptional(let type): "Make the type optional: '\(type)?'"
     }
   }

@@ -176,11 +176,45 @@ private func expand(_ source: String) -> MacroExpansion {
         "@DefaultEntry(default: 1)\n  var count: Int = 2",
         "Remove the initial value (give it as 'default:' instead)"
       ),
+      (
+        "@DefaultEntry var count: Int = 3",
+        "Move the initial value into the attribute as 'default:'"
+      ),
+      ("@DefaultEntry(default: 1)\n  static var count: Int", "Remove 'static'"),
       ("@DefaultEntry<Int>\n  var count: Int", "Make the type optional: 'Int?'"),
     ])
   func mistakesWithAMechanicalFixOfferIt(declaration: String, fixIt: String) {
     let result = expand("extension UserDefaults {\n  \(declaration)\n}")
     #expect(result.fixIts == [fixIt])
+  }
+
+  @Test(
+    arguments: [
+      ("@DefaultEntry(default: 1)\n  let count: Int", "\n  var "),
+      ("@DefaultEntry(default: 1)\n  var count: Int = 2", "count: Int"),
+      ("@DefaultEntry var count: Int = 3", "\n  @DefaultEntry(default: 3)  | count: Int"),
+      (
+        "@DefaultEntry<Int>(prefixedWith: \"p_\") var count: Int = 3",
+        "\n  @DefaultEntry<Int>(default: 3, prefixedWith: \"p_\")  | count: Int"
+      ),
+      (
+        "@DefaultEntry(\"k\")\n  var count: Int = [1][0]",
+        "\n  @DefaultEntry(\"k\", default: [1][0]) | count: Int"
+      ),
+      (
+        "@DefaultEntry(default: 1)\n  static var count: Int",
+        "\n  @DefaultEntry(default: 1)\n  var count: Int"
+      ),
+      (
+        "@DefaultEntry(default: 1)\n  public static var count: Int",
+        "\n  @DefaultEntry(default: 1)\n  public var count: Int"
+      ),
+      ("@DefaultEntry<Int>\n  var count: Int", "Int?"),
+    ])
+  func fixItsWriteTheCorrection(declaration: String, replacements: String) {
+    // The replacements include the trivia around them, as the compiler applies them.
+    let result = expand("extension UserDefaults {\n  \(declaration)\n}")
+    #expect(result.fixItTexts == [replacements])
   }
 
   @Test func useOutsideAUserDefaultsExtensionIsReported() {

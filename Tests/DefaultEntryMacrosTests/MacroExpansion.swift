@@ -17,6 +17,8 @@ struct MacroExpansion {
   let severities: [DiagnosticSeverity]
   /// The fix-it messages offered with them, in order.
   let fixIts: [String]
+  /// The text each fix-it puts in, its replacements joined by " | ", in order.
+  let fixItTexts: [String]
 
   init(_ source: String, macros: [String: any Macro.Type]) {
     let file = Parser.parse(source: source)
@@ -41,6 +43,14 @@ struct MacroExpansion {
     }
     severities = shared.diagnostics.map(\.diagMessage.severity)
     fixIts = shared.diagnostics.flatMap { $0.fixIts.map(\.message.message) }
+    fixItTexts = shared.diagnostics.flatMap { diagnostic in
+      diagnostic.fixIts.map { fixIt in
+        fixIt.changes.compactMap { change -> String? in
+          guard case .replace(_, let newNode) = change else { return nil }
+          return newNode.description
+        }.joined(separator: " | ")
+      }
+    }
   }
 }
 
