@@ -37,3 +37,31 @@ public macro DefaultEntry<Value>(_ key: String, default defaultValue: Value) =
 @attached(peer, names: suffixed(Key))
 public macro DefaultEntry<Value>(_ key: String) =
   #externalMacro(module: "DefaultEntryMacros", type: "DefaultEntryMacro")
+
+/// Declares an optional entry with no default, its type taken from the declaration:
+/// `@DefaultEntry var nickname: String?` is `@DefaultEntry<String> var nickname: String?`.
+@attached(accessor)
+@attached(peer, names: suffixed(Key))
+public macro DefaultEntry(prefixedWith prefix: String = "key_") =
+  #externalMacro(module: "DefaultEntryMacros", type: "DefaultEntryMacro")
+
+/// Declares an optional entry stored under exactly `key`, its type taken from the
+/// declaration: `@DefaultEntry("com.app.nickname") var nickname: String?`.
+@attached(accessor)
+@attached(peer, names: suffixed(Key))
+public macro DefaultEntry(_ key: String) =
+  #externalMacro(module: "DefaultEntryMacros", type: "DefaultEntryMacro")
+
+/// `default: nil`, the same as no default: `@DefaultEntry(default: nil) var nickname: String?`.
+/// (Only `nil` fits `Never?`; the macro checks that the property is optional.)
+@attached(accessor)
+@attached(peer, names: suffixed(Key))
+public macro DefaultEntry(default defaultValue: Never?, prefixedWith prefix: String = "key_") =
+  #externalMacro(module: "DefaultEntryMacros", type: "DefaultEntryMacro")
+
+/// `default: nil` with an explicit key, the same as no default:
+/// `@DefaultEntry("com.app.nickname", default: nil) var nickname: String?`.
+@attached(accessor)
+@attached(peer, names: suffixed(Key))
+public macro DefaultEntry(_ key: String, default defaultValue: Never?) =
+  #externalMacro(module: "DefaultEntryMacros", type: "DefaultEntryMacro")

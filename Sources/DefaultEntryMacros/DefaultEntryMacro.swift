@@ -27,13 +27,31 @@ extension DefaultEntryMacro: AccessorMacro {
     in context: some MacroExpansionContext
   ) throws -> [AccessorDeclSyntax] {
     guard let entry = EntryDeclaration.parse(node, declaration, context, diagnose: true) else {
-      return []
+      return placeholderAccessors(for: declaration)
     }
     let key = "UserDefaults.\(entry.keyPropertyName)"
-    return [
-      "get { \(raw: key).value(in: self) }",
-      "set { \(raw: key).store(newValue, in: self) }",
-    ]
+    let getter: AccessorDeclSyntax = "get { \(raw: key).value(in: self) }"
+    // A 'let' gets the getter alone: the compiler then reports the 'let' once (an error in
+    // the Swift 6 language mode), and in the Swift 5 mode the entry works, read-only.
+    guard !entry.isLet else { return [getter] }
+    return [getter, "set { \(raw: key).store(newValue, in: self) }"]
+  }
+
+  /// Accessors for a declaration the macro reported an error on. They keep the property
+  /// computed, so that the compiler adds no errors of its own beside the macro's one
+  /// ("did not produce a non-observing accessor", "extensions must not contain stored
+  /// properties"). They never run: the file does not compile.
+  static func placeholderAccessors(for declaration: some DeclSyntaxProtocol)
+    -> [AccessorDeclSyntax]
+  {
+    guard let variable = declaration.as(VariableDeclSyntax.self),
+      variable.bindings.count == 1, variable.bindings.first?.accessorBlock == nil
+    else { return [] }
+    let getter: AccessorDeclSyntax =
+      #"get { fatalError("@DefaultEntry reported an error on this declaration") }"#
+    // Every accessor on a 'let' is one more compiler error: one getter, one error.
+    guard variable.bindingSpecifier.tokenKind != .keyword(.let) else { return [getter] }
+    return [getter, "set {}"]
   }
 }
 

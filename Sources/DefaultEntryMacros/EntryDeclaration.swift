@@ -10,6 +10,8 @@ struct EntryDeclaration {
   /// The expression for the stored name, e.g. `"key_launchCount"`.
   var keyExpression: String
   var accessModifier: String?
+  /// Declared with 'let' (reported as a note: the compiler reports the error itself).
+  var isLet: Bool
 
   var keyPropertyName: String { name + "Key" }
 
@@ -39,8 +41,15 @@ struct EntryDeclaration {
               newNode: Syntax(variable.bindingSpecifier.with(\.tokenKind, .keyword(.var))))
           ]))
     }
-    if variable.modifiers.contains(where: { $0.name.tokenKind == .keyword(.static) }) {
-      problems.report(.staticDeclaration, at: Syntax(variable))
+    if let staticModifier = variable.modifiers.first(where: {
+      $0.name.tokenKind == .keyword(.static)
+    }) {
+      problems.report(
+        .staticDeclaration, at: Syntax(staticModifier),
+        fixIt: FixIt(
+          message: EntryFixIt.removeStatic,
+          changes: [.replace(oldNode: Syntax(variable), newNode: Syntax(removingStatic(variable)))]
+        ))
     }
     guard variable.bindings.count == 1, let binding = variable.bindings.first,
       let identifier = binding.pattern.as(IdentifierPatternSyntax.self)
@@ -51,25 +60,45 @@ struct EntryDeclaration {
     let name = identifier.identifier.trimmedDescription
     let arguments = AttributeArguments(attribute)
 
+    guard let type = binding.typeAnnotation?.type else {
+      // With no initial value either, the compiler reports "type annotation missing in
+      // pattern" itself; a second error would say the same.
+      if let initializer = binding.initializer {
+        problems.report(
+          .missingType(name: name, initialValue: initializer.value.trimmedDescription),
+          at: Syntax(binding.pattern))
+      } else {
+        problems.stop()
+      }
+      return nil
+    }
     if let initializer = binding.initializer {
+      let withoutInitializer = binding.with(\.initializer, nil)
+        .with(\.trailingTrivia, initializer.trailingTrivia)
+      // With no default in the attribute the initial value moves there; beside one, it goes.
+      let fixIt =
+        arguments.defaultValue == nil
+        ? FixIt(
+          message: EntryFixIt.moveInitialValue,
+          changes: [
+            .replace(
+              oldNode: Syntax(attribute),
+              newNode: Syntax(addingDefault(initializer.value, to: attribute))),
+            .replace(oldNode: Syntax(binding), newNode: Syntax(withoutInitializer)),
+          ])
+        : FixIt(
+          message: EntryFixIt.removeInitialValue,
+          changes: [.replace(oldNode: Syntax(binding), newNode: Syntax(withoutInitializer))])
       problems.report(
         .initialValue(name: name, value: initializer.value.trimmedDescription),
-        at: Syntax(initializer),
-        fixIt: FixIt(
-          message: EntryFixIt.removeInitialValue,
-          changes: [
-            .replace(oldNode: Syntax(binding), newNode: Syntax(binding.with(\.initializer, nil)))
-          ]))
+        at: Syntax(initializer), fixIt: fixIt)
     }
     if binding.accessorBlock != nil {
       problems.report(.hasAccessors, at: Syntax(binding))
     }
-    guard let type = binding.typeAnnotation?.type else {
-      problems.report(.missingType(name: name), at: Syntax(binding.pattern))
-      return nil
-    }
     let isOptional = TypeFacts.isOptional(type)
-    if arguments.defaultValue == nil && !isOptional {
+    // An initial value is the intended default: reported once above, as such.
+    if arguments.defaultValue == nil && !isOptional && binding.initializer == nil {
       let optional = TypeSyntax(OptionalTypeSyntax(wrappedType: type.trimmed))
         .with(\.trailingTrivia, type.trailingTrivia)
       problems.report(
@@ -78,14 +107,14 @@ struct EntryDeclaration {
           message: EntryFixIt.makeOptional(type.trimmedDescription),
           changes: [.replace(oldNode: Syntax(type), newNode: Syntax(optional))]))
     }
-    if let genericType = arguments.genericType,
+    if let genericType = arguments.genericType, let genericArgument = arguments.genericArgument,
       TypeFacts.spelling(genericType) != TypeFacts.spelling(TypeFacts.unwrapped(type))
         && TypeFacts.spelling(genericType) != TypeFacts.spelling(type)
     {
       problems.report(
         .genericMismatch(
           generic: genericType.trimmedDescription, declared: type.trimmedDescription),
-        at: Syntax(genericType))
+        at: genericArgument)
     }
     if let defaultValue = arguments.defaultValue,
       let literal = TypeFacts.mismatchedLiteral(defaultValue, for: type, isOptional: isOptional)
@@ -113,7 +142,49 @@ struct EntryDeclaration {
     }
     return EntryDeclaration(
       name: name, type: type.trimmed, defaultValue: arguments.defaultValue?.trimmed,
-      keyExpression: keyExpression, accessModifier: accessModifier?.name.text)
+      keyExpression: keyExpression, accessModifier: accessModifier?.name.text,
+      isLet: variable.bindingSpecifier.tokenKind == .keyword(.let))
+  }
+
+  /// `variable` without its `static`, the next token taking the modifier's leading trivia.
+  static func removingStatic(_ variable: VariableDeclSyntax) -> VariableDeclSyntax {
+    guard
+      let index = variable.modifiers.firstIndex(where: { $0.name.tokenKind == .keyword(.static) })
+    else { return variable }
+    let removed = variable.modifiers[index]
+    var remaining = Array(variable.modifiers)
+    remaining.removeAll { $0.name.tokenKind == .keyword(.static) }
+    var result = variable
+    if index == variable.modifiers.startIndex, let first = remaining.first {
+      remaining[0] = first.with(\.leadingTrivia, removed.leadingTrivia)
+    } else if index == variable.modifiers.startIndex {
+      result.bindingSpecifier.leadingTrivia = removed.leadingTrivia
+    }
+    result.modifiers = DeclModifierListSyntax(remaining)
+    return result
+  }
+
+  /// `attribute` with `default: value` added to its arguments (before `prefixedWith:`).
+  static func addingDefault(_ value: ExprSyntax, to attribute: AttributeSyntax) -> AttributeSyntax {
+    var arguments: [LabeledExprSyntax] = []
+    if case .argumentList(let list) = attribute.arguments { arguments = Array(list) }
+    let position = arguments.firstIndex { $0.label?.text == "prefixedWith" } ?? arguments.count
+    arguments.insert(
+      LabeledExprSyntax(
+        label: .identifier("default"), colon: .colonToken(trailingTrivia: .space),
+        expression: value.trimmed),
+      at: position)
+    let last = arguments.count - 1
+    let separated = arguments.enumerated().map { index, argument in
+      argument.trimmed.with(
+        \.trailingComma, index == last ? nil : .commaToken(trailingTrivia: .space))
+    }
+    return
+      attribute
+      .with(\.attributeName, attribute.attributeName.with(\.trailingTrivia, []))
+      .with(\.leftParen, .leftParenToken())
+      .with(\.arguments, .argumentList(LabeledExprListSyntax(separated)))
+      .with(\.rightParen, .rightParenToken(trailingTrivia: attribute.trailingTrivia))
   }
 
   private static func isInsideUserDefaultsExtension(_ context: some MacroExpansionContext) -> Bool {
@@ -129,6 +200,9 @@ struct EntryDeclaration {
 /// `prefixedWith:`.
 struct AttributeArguments {
   var genericType: TypeSyntax?
+  /// The generic argument as written, where a mismatch is reported (`genericType` is a
+  /// copy detached from the source file, so it has no location).
+  var genericArgument: Syntax?
   var explicitKey: ExprSyntax?
   var defaultValue: ExprSyntax?
   var prefix: ExprSyntax?
@@ -138,6 +212,7 @@ struct AttributeArguments {
       .genericArgumentClause?.arguments.first
     {
       genericType = TypeSyntax(stringLiteral: generic.argument.trimmedDescription)
+      genericArgument = Syntax(generic.argument)
     }
     guard case .argumentList(let list) = attribute.arguments else { return }
     for argument in list {
@@ -151,7 +226,8 @@ struct AttributeArguments {
   }
 }
 
-/// Collects the problems of one declaration, reporting them unless told not to.
+/// Collects the problems of one declaration, reporting them unless told not to. Notes do
+/// not stop the expansion; errors do.
 struct EntryProblems<Context: MacroExpansionContext> {
   let context: Context
   let enabled: Bool
@@ -163,8 +239,13 @@ struct EntryProblems<Context: MacroExpansionContext> {
   }
 
   mutating func report(_ message: EntryDiagnostic, at node: Syntax, fixIt: FixIt? = nil) {
-    found = true
+    if message.severity == .error { found = true }
     guard enabled else { return }
     context.diagnose(Diagnostic(node: node, message: message, fixIts: fixIt.map { [$0] } ?? []))
+  }
+
+  /// Stops the expansion without a report of the macro's own (the compiler makes one).
+  mutating func stop() {
+    found = true
   }
 }

@@ -9,7 +9,7 @@ enum EntryDiagnostic: DiagnosticMessage {
   case severalBindings
   case initialValue(name: String, value: String)
   case hasAccessors
-  case missingType(name: String)
+  case missingType(name: String, initialValue: String)
   case nonOptionalWithoutDefault(name: String, type: String)
   case genericMismatch(generic: String, declared: String)
   case defaultMismatch(literal: String, type: String)
@@ -32,8 +32,9 @@ enum EntryDiagnostic: DiagnosticMessage {
         + "@DefaultEntry(default: \(value))"
     case .hasAccessors:
       "@DefaultEntry writes the getter and setter itself; remove the accessors"
-    case .missingType(let name):
-      "@DefaultEntry needs the type of '\(name)' written out: 'var \(name): Type'"
+    case .missingType(let name, let initialValue):
+      "@DefaultEntry needs the type of '\(name)' written out and the initial value as the "
+        + "default: '@DefaultEntry(default: \(initialValue)) var \(name): Type'"
     case .nonOptionalWithoutDefault(let name, let type):
       "'\(name)' has the non-optional type '\(type)' and no default; "
         + "add 'default:' to the attribute or declare it as '\(type)?'"
@@ -49,19 +50,28 @@ enum EntryDiagnostic: DiagnosticMessage {
     MessageID(domain: "DefaultEntry", id: "\(self)".prefix { $0 != "(" }.description)
   }
 
-  var severity: DiagnosticSeverity { .error }
+  /// A 'let' is a note: the compiler reports the error itself ("cannot expand accessor
+  /// macro on variable declared with 'let'"), and the note carries the fix-it.
+  var severity: DiagnosticSeverity {
+    if case .letDeclaration = self { return .note }
+    return .error
+  }
 }
 
 /// The fix-its offered with ``EntryDiagnostic``.
 enum EntryFixIt: FixItMessage {
   case useVar
   case removeInitialValue
+  case moveInitialValue
+  case removeStatic
   case makeOptional(String)
 
   var message: String {
     switch self {
     case .useVar: "Replace 'let' with 'var'"
     case .removeInitialValue: "Remove the initial value (give it as 'default:' instead)"
+    case .moveInitialValue: "Move the initial value into the attribute as 'default:'"
+    case .removeStatic: "Remove 'static'"
     case .makeOptional(let type): "Make the type optional: '\(type)?'"
     }
   }
