@@ -111,6 +111,31 @@ case "store-release" where arguments.count == 6:
     print("error \(error)")
     exit(1)
   }
+case "fault-before" where arguments.count == 3:
+  // The parent put a fault at the suite's path: open a store, write "after" = 1, flush.
+  do {
+    let store = try PreferencesStore(suiteName: arguments[2])
+    store.set(1, forKey: "after")
+    try store.flush()
+  } catch {
+    print("error \(error)")
+    exit(3)
+  }
+case "fault-running" where arguments.count == 3:
+  // Writes and flushes "k0"…"k4", prints "ready", waits for a line on standard input (the
+  // parent puts a fault at the path meanwhile), then writes "after" = 1 and flushes.
+  do {
+    let store = try PreferencesStore(suiteName: arguments[2])
+    for index in 0..<5 { store.set("v\(index)", forKey: "k\(index)") }
+    try store.flush()
+    FileHandle.standardOutput.write(Data("ready\n".utf8))
+    _ = readLine()
+    store.set(1, forKey: "after")
+    try store.flush()
+  } catch {
+    print("error \(error)")
+    exit(3)
+  }
 case "store-write" where arguments.count == 5:
   // Writes <count> keys "<prefix>.<i>" = i through the library's store, flushing as it goes.
   do {
@@ -157,6 +182,15 @@ case "store-wait" where arguments.count == 5:
       usleep(1000)
     }
     print("seen after \(Int(Date().timeIntervalSince(start) * 1000)) ms")
+  } catch {
+    exit(1)
+  }
+case "store-set-int" where arguments.count == 5:
+  // Writes one Int value through the library's store and flushes.
+  do {
+    let store = try PreferencesStore(suiteName: arguments[2])
+    store.set(Int(arguments[4]) ?? 0, forKey: arguments[3])
+    try store.flush()
   } catch {
     exit(1)
   }

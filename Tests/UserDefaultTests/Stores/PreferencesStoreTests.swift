@@ -194,40 +194,6 @@ struct PreferencesStoreTests {
     }
   }
 
-  @Test("A child killed with SIGKILL mid-write leaves a whole file with every flushed value")
-  func killedWriterLosesNothingFlushed() throws {
-    let directory = TemporaryDirectory()
-    let environment = ["XDG_CONFIG_HOME": directory.path, "HOME": directory.path]
-    for round in 0..<50 {
-      let process = Process()
-      process.executableURL = ChildProcess.buildDirectory.appendingPathComponent(
-        "UserDefaultTestHelper")
-      process.arguments = ["store-loop", "crash", "r\(round)"]
-      process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-      let output = Pipe()
-      process.standardOutput = output
-      try process.run()
-      // Kill after a random number of completed flushes, read from the child's output.
-      let target = Int.random(in: 1...20)
-      var text = ""
-      while text.split(separator: "\n").count < target {
-        let chunk = output.fileHandleForReading.availableData
-        if chunk.isEmpty { break }
-        text += String(decoding: chunk, as: UTF8.self)
-      }
-      kill(process.processIdentifier, SIGKILL)
-      process.waitUntilExit()
-      let flushed = text.split(separator: "\n").compactMap { Int($0) }
-      let data = try #require(FileManager.default.contents(atPath: directory.path + "/crash.plist"))
-      let plist =
-        try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any]
-      for index in flushed {
-        #expect(
-          plist?["r\(round).\(index)"] as? Int == index, "round \(round) lost flushed key \(index)")
-      }
-    }
-  }
-
   @Test("Another process's flushed write is noticed within the poll interval")
   func otherProcessWritesAreNoticed() throws {
     let directory = TemporaryDirectory()

@@ -56,9 +56,16 @@ func uniqueKey(_ label: String = #function) -> String {
 
 /// Runs a built executable of this package and returns its exit status and output.
 struct ChildProcess {
+  /// Where the package's executables are: `USERDEFAULT_TEST_HELPERS` when set (CI points
+  /// it at a release build, so process tests also run optimised code), else the build
+  /// directory the test runner lives in.
   static var buildDirectory: URL {
-    // The test runner lives in the build directory next to the package's executables.
-    URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    if let directory = ProcessInfo.processInfo.environment["USERDEFAULT_TEST_HELPERS"],
+      !directory.isEmpty
+    {
+      return URL(fileURLWithPath: directory)
+    }
+    return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
   }
 
   static func run(
@@ -114,6 +121,8 @@ final class Counter: Sendable {
 final class RunningChild {
   let process = Process()
   private let output = Pipe()
+  private let input = Pipe()
+  private let errors = Pipe()
   /// Everything the child printed that was read so far.
   private(set) var text = ""
 
@@ -122,7 +131,19 @@ final class RunningChild {
     process.arguments = arguments
     process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     process.standardOutput = output
+    process.standardInput = input
+    process.standardError = errors
     try process.run()
+  }
+
+  /// Sends one line to the child's standard input.
+  func send(_ line: String) {
+    input.fileHandleForWriting.write(Data((line + "\n").utf8))
+  }
+
+  /// What the child wrote to standard error; call after it exited.
+  func errorText() -> String {
+    String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
   }
 
   /// Reads until `marker` has been printed or the output ends (the child exited or was
@@ -137,6 +158,17 @@ final class RunningChild {
     return text
   }
 
+  /// Reads until the child printed `count` lines or its output ended; returns the
+  /// complete lines read so far.
+  func readLines(_ count: Int) -> [Substring] {
+    while text.filter({ $0 == "\n" }).count < count {
+      let chunk = output.fileHandleForReading.availableData
+      if chunk.isEmpty { break }
+      text += String(decoding: chunk, as: UTF8.self)
+    }
+    return text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+  }
+
   /// Waits for the child to exit and returns all it printed.
   func finish() -> String {
     text += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
@@ -149,4 +181,29 @@ final class RunningChild {
     if abruptly { kill(process.processIdentifier, SIGKILL) } else { process.terminate() }
     process.waitUntilExit()
   }
+}
+
+/// Busy loops in other processes that keep every core loaded while a test runs, started
+/// and stopped by the test itself (crashes that only optimised code under contention
+/// showed must show up here).
+final class CPUContention {
+  private let loops: [Process]
+
+  init(processes: Int = ProcessInfo.processInfo.activeProcessorCount) {
+    loops = (0..<processes).compactMap { _ in
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: "/bin/sh")
+      process.arguments = ["-c", "while :; do :; done"]
+      return (try? process.run()).map { process }
+    }
+  }
+
+  func stop() {
+    for loop in loops where loop.isRunning {
+      kill(loop.processIdentifier, SIGKILL)  // a shell busy in a loop does not stop for SIGTERM
+      loop.waitUntilExit()
+    }
+  }
+
+  deinit { stop() }
 }
