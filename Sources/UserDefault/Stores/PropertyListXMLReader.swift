@@ -1,5 +1,13 @@
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Reads an XML property list whose root is a dictionary, streaming once over its bytes.
 ///
 /// `PropertyListSerialization` on Linux builds every value as a Foundation object and
@@ -95,12 +103,17 @@ private struct Cursor {
 
   /// Moves to the first byte at or after the position that is `byte`; `false` (and at the
   /// end) when there is none.
+  /// `memchr` is vectorised: scanning the 13 MB of base64 of a 10 MB value takes well
+  /// under a millisecond, a byte loop several.
   mutating func skip(to byte: UInt8) -> Bool {
-    while position < bytes.count {
-      if bytes[position] == byte { return true }
-      position += 1
+    guard position < bytes.count, let base = bytes.baseAddress,
+      let found = memchr(base + position, Int32(byte), bytes.count - position)
+    else {
+      position = bytes.count
+      return false
     }
-    return false
+    position = base.distance(to: UnsafeRawPointer(found))
+    return true
   }
 
   /// Moves past the next occurrence of `literal`; `false` when there is none.
@@ -467,7 +480,9 @@ private struct Cursor {
 
   /// Base64 through `</data>`, white space anywhere (Foundation wraps lines and indents
   /// them). Decoded through a table, one pass, into one buffer of the final size or a
-  /// little more: about 1 ns per byte, where `Data(base64Encoded:)` takes several.
+  /// little more. Measured on the 13 MB of text of a 10 MB value: 6 ms for the whole file,
+  /// against 5 ms for `Data(base64Encoded:options: .ignoreUnknownCharacters)` alone, which
+  /// would also accept stray characters that Foundation's reader treats differently.
   /// Missing padding or a stray character is left to Foundation, which decodes those
   /// loosely.
   mutating func base64() -> Any? {
@@ -494,8 +509,30 @@ private struct Cursor {
       var group: UInt32 = 0
       var sextets = 0
       var padding = 0
-      for byte in text {
-        let value = table[Int(byte)]
+      var index = 0
+      while index < text.count {
+        // Fast path, most of the text: four alphabet characters at a group boundary.
+        // (Every other table entry has its top bit set, so the OR is below 64 only
+        // when all four are sextets.)
+        if sextets == 0, padding == 0, text.count - index >= 4 {
+          let first = table[Int(text[index])]
+          let second = table[Int(text[index + 1])]
+          let third = table[Int(text[index + 2])]
+          let fourth = table[Int(text[index + 3])]
+          if first | second | third | fourth < 64 {
+            guard written + 3 <= output.count else { return nil }
+            let quad =
+              UInt32(first) << 18 | UInt32(second) << 12 | UInt32(third) << 6 | UInt32(fourth)
+            output[written] = UInt8(truncatingIfNeeded: quad >> 16)
+            output[written + 1] = UInt8(truncatingIfNeeded: quad >> 8)
+            output[written + 2] = UInt8(truncatingIfNeeded: quad)
+            written += 3
+            index += 4
+            continue
+          }
+        }
+        let value = table[Int(text[index])]
+        index += 1
         if value < 64 {
           guard padding == 0 else { return nil }  // data after `=`
           group = group << 6 | UInt32(value)
