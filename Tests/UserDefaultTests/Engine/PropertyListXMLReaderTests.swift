@@ -384,7 +384,9 @@ struct PropertyListXMLReaderTests {
   /// Whether two property-list objects, Swift values or Foundation objects, hold the same
   /// value of the same type: Bool, integer and real are distinct, integers compare exactly
   /// across signed and unsigned storage, reals by bit pattern (so -0.0 is not 0.0) or both
-  /// NaN, strings by their Unicode scalars (not canonical equivalence).
+  /// NaN, strings by their Unicode scalars (not canonical equivalence). Stricter than the
+  /// library's `PropertyListEquality.isEqual`, which calls 0.0 and -0.0, or "é" and
+  /// "e\u{301}", equal: a reader that changed those would pass there.
   static func same(_ lhs: Any, _ rhs: Any) -> Bool {
     let kind = PropertyListKind(of: lhs)
     guard kind == PropertyListKind(of: rhs) else { return false }
