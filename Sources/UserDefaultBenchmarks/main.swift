@@ -7,7 +7,7 @@
 //   swift run -c release UserDefaultBenchmarks --output DIR    where results.csv and results.svg go
 //                                                              (default .build/benchmarks)
 import Foundation
-import Synchronization
+import Synchronization  // availability: checked (its one use sits under #available)
 @_spi(Benchmarking) import UserDefault
 
 struct Profile: Codable, Equatable, Sendable {
