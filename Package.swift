@@ -57,6 +57,11 @@ let swiftSyntaxProducts: [Target.Dependency] =
 
 let package = Package(
   name: "UserDefault",
+  // The floor is the Observation framework's: per-key Observation tracking sits in every
+  // read. Everything later (Synchronization's Atomic and Mutex: macOS 15 / iOS 18) is kept
+  // out of the libraries or gated with `#available`; scripts/check-availability.sh checks
+  // it. Apple platforms are not built by this project's CI (README, "Platforms").
+  platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
   products: [
     .library(name: "UserDefault", targets: ["UserDefault"]),
     .library(name: "DefaultEntry", targets: ["DefaultEntry"]),

@@ -7,7 +7,7 @@
 //   swift run -c release UserDefaultBenchmarks --output DIR    where results.csv and results.svg go
 //                                                              (default .build/benchmarks)
 import Foundation
-import Synchronization
+import Synchronization  // availability: checked (its one use sits under #available)
 @_spi(Benchmarking) import UserDefault
 
 struct Profile: Codable, Equatable, Sendable {
@@ -59,8 +59,15 @@ guard let scratch = ProcessInfo.processInfo.environment[scratchVariable] else {
 FoundationSaving.isEnabled = false  // raw Foundation calls do not save either
 
 let report = Report()
-let floorLock = Mutex<[String: Int]>(["int": 42])
-let floorTiming = stopwatch.time { consume(floorLock.withLock { $0["int"] }) }
+let floorTiming: Timing
+if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+  let floorLock = Mutex<[String: Int]>(["int": 42])
+  floorTiming = stopwatch.time { consume(floorLock.withLock { $0["int"] }) }
+} else {  // Apple platforms before Synchronization: the same floor through NSLock
+  let floorLock = NSLock()
+  let floorTable = ["int": 42]
+  floorTiming = stopwatch.time { consume(floorLock.withLock { floorTable["int"] }) }
+}
 report.printHeader(floor: floorTiming)
 
 let encoder = JSONEncoder()
@@ -204,14 +211,14 @@ for size in sizes {
     // Both sides set the switch before each write, so they pay the same for it.
     let (unobserved, bypassed) = stopwatch.compare(
       {
-        ObservationBypass.isEnabled = false
+        ObservationBypass.setEnabled(false, for: store)
         storeWrite()
       },
       {
-        ObservationBypass.isEnabled = true
+        ObservationBypass.setEnabled(true, for: store)
         storeWrite()
       })
-    ObservationBypass.isEnabled = false
+    ObservationBypass.setEnabled(false, for: store)
     report.add(
       ResultRow(
         benchmark: "Int write, 0 observers", size: size, library: unobserved, raw: bypassed,

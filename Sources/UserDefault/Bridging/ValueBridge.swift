@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// How values of one Swift type are written to and read from a store.
 ///

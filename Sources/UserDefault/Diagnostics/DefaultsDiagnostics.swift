@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The one place where the library reports problems it absorbed.
 ///

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Every key the program has declared, so that two declarations sharing a stored name
 /// are caught.
 ///

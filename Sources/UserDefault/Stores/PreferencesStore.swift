@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The library's own preferences store: a `UserDefaults` subclass backed by the same XML
 /// property-list file Foundation uses on Linux, kept safe from crashes and from other

@@ -16,8 +16,10 @@ import Foundation
 /// agree with each other and with typed keys on how each type is stored. Assigning `nil`
 /// to an optional removes the stored value. `$property` is a ``StoredValue``.
 ///
-/// On a `static var` in the Swift 6 language mode, write `nonisolated(unsafe) static var`
-/// or isolate it to a global actor; typed keys (`UserDefaults.Key`) need neither.
+/// On a `static var` in the Swift 6 language mode, isolate the enclosing type to a global
+/// actor (`@MainActor enum Flags { @UserDefault("flag", defaultValue: false) static var
+/// flag: Bool }`): Swift 6.3 refuses `nonisolated(unsafe)` on a wrapped property. Typed
+/// keys (`UserDefaults.Key`, `static let`) need neither.
 @propertyWrapper
 public struct UserDefault<Value> {
   private enum Source {

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 
 @testable import UserDefault
@@ -12,7 +11,7 @@ extension UserDefaults.Keys {
   static let testLimit = Key<Int?>("TypedKeyTests.limit", default: 5)
 }
 
-private let defaultEvaluations = Atomic<Int>(0)
+private let defaultEvaluations = Counter()
 
 @Suite("Typed keys")
 struct TypedKeyTests {
@@ -71,17 +70,17 @@ struct TypedKeyTests {
   @Test func computedDefaultIsEvaluatedOnEachReadNeverAtCreation() {
     let suite = TestSuite()
     let defaults = suite.defaults
-    let before = defaultEvaluations.load(ordering: .relaxed)
+    let before = defaultEvaluations.value
     let key = UserDefaults.Key<Int>(uniqueKey()) {
-      defaultEvaluations.add(1, ordering: .relaxed).newValue
+      defaultEvaluations.incremented()
     }
-    #expect(defaultEvaluations.load(ordering: .relaxed) == before)
+    #expect(defaultEvaluations.value == before)
     let first = defaults[key]
     let second = defaults[key]
     #expect(second == first + 1)
     defaults[key] = 100
     #expect(defaults[key] == 100)
-    #expect(defaultEvaluations.load(ordering: .relaxed) == before + 2)
+    #expect(defaultEvaluations.value == before + 2)
   }
 
   @Test func arraysOfURLsKeepWebURLsWhole() {

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 
 @testable import UserDefault
@@ -109,11 +108,19 @@ final class Recorder<Value: Sendable>: Sendable {
   var all: [Value] { values.withLock { $0 } }
 }
 
-/// A count incremented from callbacks on any thread.
+/// A count incremented from callbacks on any thread. The library's `Lock` rather than
+/// `Synchronization.Atomic`, which needs macOS 15 / iOS 18 (later than the package's floor).
 final class Counter: Sendable {
-  private let count = Atomic<Int>(0)
-  func increment() { count.add(1, ordering: .relaxed) }
-  var value: Int { count.load(ordering: .relaxed) }
+  private let count = Lock(0)
+  func increment() { count.withLock { $0 += 1 } }
+  /// Adds one and returns the new count.
+  func incremented() -> Int {
+    count.withLock {
+      $0 += 1
+      return $0
+    }
+  }
+  var value: Int { count.withLock { $0 } }
 }
 
 /// A child process (an executable of this package) whose output is read as it comes, for

@@ -2,7 +2,6 @@ import DefaultEntry
 import Foundation
 import Observation
 import SafeDefaultsKit
-import Synchronization
 import Testing
 
 @testable import UserDefault

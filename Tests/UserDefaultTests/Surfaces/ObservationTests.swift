@@ -1,6 +1,5 @@
 import Foundation
 import Observation
-import Synchronization
 import Testing
 
 @testable import UserDefault
@@ -80,16 +79,16 @@ struct ObservationTests {
     let store = PreferencesStore.inMemory()
     let tracked = UserDefaults.Key<Int>(uniqueKey(), default: 0)
     let other = UserDefaults.Key<Int>(uniqueKey(), default: 0)
-    let fired = Atomic<Int>(0)
+    let fired = Counter()
     withObservationTracking {
       _ = store[tracked]
     } onChange: {
-      fired.add(1, ordering: .relaxed)
+      fired.increment()
     }
     store[other] = 1
-    #expect(fired.load(ordering: .relaxed) == 0)
+    #expect(fired.value == 0)
     store[tracked] = 1
-    #expect(fired.load(ordering: .relaxed) == 1)
+    #expect(fired.value == 1)
   }
 
   @Test("8 threads write while observers are added and cancelled")

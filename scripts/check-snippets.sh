@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# Builds every ```swift block of README.md and of the DocC articles
+# (Sources/*/*.docc/*.md) in the Swift 6 language mode against the package, so the
+# documentation cannot drift from the API.
+#
+# How blocks become code:
+#   - Each block is its own executable target (its own module, a main.swift, so top-level
+#     statements and `for await` compile), depending on the products UserDefault,
+#     DefaultEntry and SafeDefaultsKit. Blocks are only built, never run.
+#   - `<!-- snippet: partial -->` on the line before the fence: the block is deliberately
+#     incomplete (elides code with …, shows a manifest fragment); it is skipped.
+#   - `<!-- snippet: continues -->` on the line before the fence: the block reads on from
+#     the previous block of the same document and is appended to its target.
+#   - `<!-- snippet-prelude` … `-->`: an HTML comment (invisible when the Markdown is
+#     rendered) holding Swift code that stands for the reader's own declarations (their
+#     `Theme`, `Profile`, helper functions); it is prepended to every later block of the
+#     document.
+#   - Each piece carries a `#sourceLocation` directive, so a compiler error names the
+#     Markdown file and line; failing blocks are listed at the end and the script exits 1.
+#
+# The package: a scratch package in .build/snippets that depends on this one by local path
+# (`.package(path:)`). SwiftPM accepts the macro target's unsafe flags from a path
+# dependency (it refuses them only for dependencies by version; see
+# shared notes: macros-offline and scripts/check-versioned-consumer.sh), so no copy of the
+# package and no extra flags are needed. The first run builds the library again in the
+# scratch package's own .build (about a minute on two cores); later runs are incremental.
+#
+# Usage: scripts/check-snippets.sh [markdown-file…]   (default: README.md and the articles)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+
+if [ "$#" -gt 0 ]; then documents=("$@"); else documents=(README.md Sources/*/*.docc/*.md); fi
+
+scratch="$root/.build/snippets"
+mkdir -p "$scratch"
+rm -rf "$scratch/Sources"
+mkdir -p "$scratch/Sources"
+
+# Writes Sources/<target>/main.swift for each unit and prints the target names, then a
+# summary line "# built N skipped M" on standard error.
+python3 - "$scratch" "$(basename "$root")" "${documents[@]}" >"$scratch/targets" <<'PYTHON'
+import os, re, sys
+
+scratch, package_identity, documents = sys.argv[1], sys.argv[2], sys.argv[3:]
+units = []  # (target, [(document, first line, code)])
+skipped = 0
+built = 0
+for document in documents:
+    lines = open(document, encoding="utf-8").read().split("\n")
+    prelude = []  # (document, first line, code)
+    previous = None
+    index = 0
+    while index < len(lines):
+        text = lines[index]
+        if text.strip().startswith("<!-- snippet-prelude"):
+            end = index + 1
+            while not lines[end].strip().startswith("-->"):
+                end += 1
+            prelude.append((document, index + 2, "\n".join(lines[index + 1:end])))
+            index = end + 1
+            continue
+        fence = re.match(r"^(\s*)```swift\s*$", text)
+        if not fence:
+            index += 1
+            continue
+        indent = len(fence.group(1))
+        end = index + 1
+        while not re.match(r"^\s*```\s*$", lines[end]):
+            end += 1
+        code = "\n".join(line[indent:] for line in lines[index + 1:end])
+        marker = ""
+        back = index - 1
+        while back >= 0 and not lines[back].strip():
+            back -= 1
+        if back >= 0:
+            found = re.match(r"^\s*<!-- snippet: (\w+) -->\s*$", lines[back])
+            marker = found.group(1) if found else ""
+        piece = (document, index + 2, code)
+        if marker == "partial":
+            skipped += 1
+            index = end + 1
+            continue
+        built += 1
+        if marker == "continues" and previous is not None:
+            previous[1].append(piece)
+        else:
+            name = re.sub(r"\W", "_", os.path.splitext(os.path.basename(document))[0])
+            previous = (f"Snippet_{name}_{index + 1}", list(prelude) + [piece])
+            units.append(previous)
+        index = end + 1
+
+for target, pieces in units:
+    os.makedirs(f"{scratch}/Sources/{target}")
+    with open(f"{scratch}/Sources/{target}/main.swift", "w") as out:
+        out.write("import DefaultEntry\nimport Foundation\nimport SafeDefaultsKit\nimport UserDefault\n")
+        for document, line, code in pieces:
+            path = os.path.abspath(document)
+            out.write(f'#sourceLocation(file: "{path}", line: {line})\n{code}\n#sourceLocation()\n')
+    print(target)
+print(f"# building {built} block(s) in {len(units)} target(s), "
+      f"skipped {skipped} partial block(s)", file=sys.stderr)
+PYTHON
+
+identity=$(basename "$root")
+{
+  echo "// swift-tools-version: 6.0"
+  echo "// Generated by scripts/check-snippets.sh: one executable target per documentation block."
+  echo "import PackageDescription"
+  echo "let products: [Target.Dependency] = ["
+  for product in UserDefault DefaultEntry SafeDefaultsKit; do
+    echo "  .product(name: \"$product\", package: \"$identity\"),"
+  done
+  echo "]"
+  echo "let package = Package("
+  echo "  name: \"Snippets\","
+  echo "  platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],"
+  echo "  dependencies: [.package(path: \"$root\")],"
+  echo "  targets: ["
+  while IFS= read -r target; do
+    echo "    .executableTarget(name: \"$target\", dependencies: products),"
+  done <"$scratch/targets"
+  echo "  ],"
+  echo "  swiftLanguageModes: [.v6]"
+  echo ")"
+} >"$scratch/Package.swift"
+
+echo "== building $(wc -l <"$scratch/targets") snippet target(s) in $scratch"
+status=0
+(cd "$scratch" && swift build 2>&1) >"$scratch/build.log" || status=$?
+# Diagnostics that point into the documents (the #sourceLocation lines).
+grep -E "^/.*\.md:[0-9]+:[0-9]+: (error|warning)" "$scratch/build.log" | sort -u >"$scratch/problems" || true
+if [ "$status" != 0 ] || [ -s "$scratch/problems" ]; then
+  if [ -s "$scratch/problems" ]; then
+    sed "s|^$root/||" "$scratch/problems"
+  else
+    tail -30 "$scratch/build.log"
+  fi
+  echo "documentation snippets do not build cleanly (full log: $scratch/build.log)" >&2
+  exit 1
+fi
+echo "all documentation snippets build"
