@@ -144,6 +144,10 @@ public struct DefaultsTool {
         }
         path = home + path.dropFirst()
       }
+      let written = path.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
+      guard written != ".", written != "..", !written.isEmpty else {
+        throw ToolError("bad domain name: \(domain.debugDescription) does not name a file")
+      }
       let url = URL(fileURLWithPath: path).standardizedFileURL
       var name = url.lastPathComponent
       if name.hasSuffix(".plist") { name.removeLast(".plist".count) }
@@ -331,11 +335,27 @@ public struct DefaultsTool {
       // value ('"a b"' is the string a b, '(1, 2)' an array); otherwise it is the string
       // itself, except that an unfinished collection or data value is an error.
       if let parsed = OldStylePropertyList.parse(text) { return parsed }
+      // XML, as setup scripts write Dock tiles: '<dict><key>tile-type</key>…</dict>'.
+      if let parsed = Self.xmlValue(text) { return parsed }
       if let first = text.first(where: { !$0.isWhitespace }), "({<".contains(first) {
         throw ToolError("Could not parse: \(text).  Try single-quoting it.")
       }
       return text
     }
+  }
+
+  /// A value written as XML: a whole XML property list, or one element of one
+  /// (`<dict>…</dict>`, `<string>…</string>`), as macOS `defaults` reads them.
+  static func xmlValue(_ text: String) -> Any? {
+    let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard trimmed.hasPrefix("<"), !trimmed.hasPrefix("<plist"), !trimmed.hasPrefix("<?xml") else {
+      guard trimmed.hasPrefix("<") else { return nil }
+      let data = Data(trimmed.utf8)
+      return XMLPropertyListReader.parse(data)
+        ?? (try? PropertyListSerialization.propertyList(from: data, format: nil))
+    }
+    let data = Data(("<plist version=\"1.0\">" + trimmed + "</plist>").utf8)
+    return XMLPropertyListReader.parse(data)
   }
 
   private func delete(domain: String, key: String?) throws(ToolError) {

@@ -43,6 +43,15 @@ final class FileVersions {
 
   /// Calls `body` with each new version's bytes (`nil` when the file was removed), forever.
   func forEachVersion(_ body: (Data?) -> Void) -> Never {
+    // The watcher is stopped by a signal; a parent may have started it with those blocked
+    // (a test runner's thread does), and then it would never stop.
+    var stopSignals = sigset_t()
+    sigemptyset(&stopSignals)
+    for stop in [SIGTERM, SIGINT, SIGHUP] {
+      sigaddset(&stopSignals, stop)
+      signal(stop, SIG_DFL)
+    }
+    pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
     #if canImport(Glibc)
       var buffer = [UInt8](repeating: 0, count: 64 * 1024)
       // The content of the temporary file closed last, waiting for its rename.
