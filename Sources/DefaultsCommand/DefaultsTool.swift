@@ -348,14 +348,14 @@ public struct DefaultsTool {
   /// (`<dict>…</dict>`, `<string>…</string>`), as macOS `defaults` reads them.
   static func xmlValue(_ text: String) -> Any? {
     let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-    guard trimmed.hasPrefix("<"), !trimmed.hasPrefix("<plist"), !trimmed.hasPrefix("<?xml") else {
-      guard trimmed.hasPrefix("<") else { return nil }
+    guard trimmed.hasPrefix("<") else { return nil }
+    if trimmed.hasPrefix("<?xml") || trimmed.hasPrefix("<plist") {
       let data = Data(trimmed.utf8)
       return XMLPropertyListReader.parse(data)
         ?? (try? PropertyListSerialization.propertyList(from: data, format: nil))
     }
-    let data = Data(("<plist version=\"1.0\">" + trimmed + "</plist>").utf8)
-    return XMLPropertyListReader.parse(data)
+    return XMLPropertyListReader.parse(
+      Data(("<plist version=\"1.0\">" + trimmed + "</plist>").utf8))
   }
 
   private func delete(domain: String, key: String?) throws(ToolError) {
