@@ -1,6 +1,14 @@
 import Foundation
 import UserDefault
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Carries out `defaults` verbs on the preference files of a directory: reads straight
 /// from the files (no side effects), writes through ``PreferencesStore`` so a write merges
 /// under the file lock, never corrupts a file an app is using, and reaches apps that use
@@ -8,18 +16,21 @@ import UserDefault
 public struct DefaultsTool {
   /// The preferences directory the domains live in.
   public let directory: String
+  /// The per-machine preferences the tool addresses (`-currentHost`, `-host`).
+  public let host: HostSelection
   private let output: @Sendable (String) -> Void
 
   /// A tool working in `directory` (default: where Foundation and the library keep
-  /// preferences), printing through `output`.
+  /// preferences) on the preferences of `host`, printing through `output`.
   public init(
-    directory: String? = PreferencesStore.defaultDirectory,
+    directory: String? = PreferencesStore.defaultDirectory, host: HostSelection = .anyHost,
     output: @escaping @Sendable (String) -> Void
   ) throws(ToolError) {
     guard let directory else {
       throw ToolError("neither XDG_CONFIG_HOME nor HOME is set: no preferences directory")
     }
     self.directory = directory
+    self.host = host
     self.output = output
   }
 
@@ -43,40 +54,159 @@ public struct DefaultsTool {
   public static func usage(verb: String?) -> String {
     let lines = ToolArguments.verbs.filter { verb == nil || $0.name == verb }.map(\.usage)
     let body = lines.isEmpty ? ToolArguments.verbs.map(\.usage) : lines
-    return "usage:\n" + body.joined(separator: "\n")
-      + "\n\nDomains are files <domain>.plist in $XDG_CONFIG_HOME, else $HOME/.config."
+    return "usage:\n" + body.joined(separator: "\n") + "\n\n" + ToolArguments.domainHelp
+      + "\nDomains are files <domain>.plist in $XDG_CONFIG_HOME, else $HOME/.config."
+  }
+
+  /// A one-line message for a problem the library reports while the tool works (a damaged
+  /// file set aside, a file that cannot be written): no Foundation error dump, no line
+  /// breaks.
+  public static func message(for diagnostic: DefaultsDiagnostic) -> String {
+    var text = diagnostic.message
+    // Foundation's errors describe themselves as "Error Domain=… UserInfo={…}", over
+    // several lines; the reason before it is what a person needs.
+    while let start = text.range(of: " (Error Domain=") {
+      var depth = 0
+      var end = text.endIndex
+      for index in text[text.index(start.lowerBound, offsetBy: 2)...].indices {
+        switch text[index] {
+        case "(": depth += 1
+        case ")":
+          if depth == 0 { end = text.index(after: index) } else { depth -= 1 }
+        default: break
+        }
+        if end != text.endIndex { break }
+      }
+      text.removeSubrange(start.lowerBound..<end)
+    }
+    text = text.replacingOccurrences(of: "; continuing from memory", with: "")
+    let words = text.split(whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\t" })
+    return "defaults: " + words.joined(separator: " ")
+  }
+
+  // MARK: Where domains live
+
+  /// A domain's file: `<directory>/<suite>.plist`.
+  struct Location {
+    let directory: String
+    let suite: String
+    /// Named by a path rather than by a domain name.
+    let isPath: Bool
+    var path: String { directory + "/" + suite + ".plist" }
+  }
+
+  /// This machine's id in per-host file names, where macOS uses the hardware UUID:
+  /// `/etc/machine-id` (stable across reboots and renames; written as a UUID, upper case,
+  /// as macOS writes its ids), else the host name.
+  static let currentHostID: String = {
+    if let text = try? String(contentsOfFile: "/etc/machine-id", encoding: .utf8) {
+      let id = text.trimmingCharacters(in: .whitespacesAndNewlines).uppercased()
+      if id.count == 32, id.allSatisfy(\.isHexDigit) {
+        let digits = Array(id)
+        return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(digits[$0]) }
+          .joined(separator: "-")
+      }
+      if !id.isEmpty, !id.contains("/") { return id }
+    }
+    var name = [CChar](repeating: 0, count: 256)
+    if gethostname(&name, name.count - 1) == 0 {
+      let host = String(
+        decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      if !host.isEmpty, !host.contains("/") { return host }
+    }
+    return "localhost"
+  }()
+
+  /// The per-host part of a file name (`.<host id>`), or `nil` without a host option.
+  private var hostSuffix: String? {
+    switch host {
+    case .anyHost: nil
+    case .currentHost: "." + Self.currentHostID
+    case .named(let name): "." + name
+    }
+  }
+
+  /// Where named domains are kept for the selected host.
+  private var domainsDirectory: String {
+    hostSuffix == nil ? directory : directory + "/ByHost"
+  }
+
+  /// Where `domain` is kept. A domain with a `/` is a path to the file itself (absolute,
+  /// `~/…`, or relative to the working directory), with or without `.plist`; the host
+  /// options do not change it, as the path already names the file. Any other domain is
+  /// a name in the preferences directory, or in its `ByHost` folder with a host option.
+  func location(of domain: String) throws(ToolError) -> Location {
+    if domain.contains("/") {
+      var path = domain
+      if path == "~" || path.hasPrefix("~/") {
+        guard let home = ProcessInfo.processInfo.environment["HOME"], !home.isEmpty else {
+          throw ToolError("bad domain name: HOME is not set to expand \(domain)")
+        }
+        path = home + path.dropFirst()
+      }
+      let written = path.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
+      guard written != ".", written != "..", !written.isEmpty else {
+        throw ToolError("bad domain name: \(domain.debugDescription) does not name a file")
+      }
+      let url = URL(fileURLWithPath: path).standardizedFileURL
+      var name = url.lastPathComponent
+      if name.hasSuffix(".plist") { name.removeLast(".plist".count) }
+      try check(name, domain: domain)
+      return Location(
+        directory: url.deletingLastPathComponent().path, suite: name, isPath: true)
+    }
+    try check(domain, domain: domain)
+    let suite = domain + (hostSuffix ?? "")
+    try check(suite, domain: domain)
+    return Location(directory: domainsDirectory, suite: suite, isPath: false)
+  }
+
+  private func check(_ suite: String, domain: String) throws(ToolError) {
+    if suite == "." || suite == ".." || suite.isEmpty {
+      throw ToolError("bad domain name: \(domain.debugDescription) does not name a file")
+    }
+    if let problem = PreferencesStore.problem(withSuiteName: suite) {
+      throw ToolError("bad domain name: \(problem)")
+    }
   }
 
   // MARK: Reading files
 
-  private func path(of domain: String) throws(ToolError) -> String {
-    if let problem = PreferencesStore.problem(withSuiteName: domain) {
-      throw ToolError("bad domain name: \(problem)")
-    }
-    return directory + "/" + domain + ".plist"
-  }
-
   /// The domain's values as stored, or `nil` when it has no file.
   private func load(_ domain: String) throws(ToolError) -> [String: Any]? {
-    let path = try path(of: domain)
+    try load(location(of: domain))
+  }
+
+  private func load(_ location: Location) throws(ToolError) -> [String: Any]? {
+    let path = location.path
     guard FileManager.default.fileExists(atPath: path) else { return nil }
     guard let data = FileManager.default.contents(atPath: path) else {
       throw ToolError("Cannot read \(path): permission denied or not a file")
     }
-    guard let values = try? PropertyListSerialization.propertyList(from: data, format: nil),
-      let dictionary = values as? [String: Any]
-    else {
+    guard let dictionary = Self.dictionary(from: data) else {
       throw ToolError("Cannot read \(path): not a property list holding a dictionary")
     }
     return dictionary
   }
 
+  /// The dictionary a property-list file holds: XML read by the tool's fast reader,
+  /// anything else (binary) by Foundation.
+  static func dictionary(from data: Data) -> [String: Any]? {
+    let parsed =
+      XMLPropertyListReader.parse(data)
+      ?? (try? PropertyListSerialization.propertyList(from: data, format: nil))
+    return parsed as? [String: Any]
+  }
+
+  /// The domains of the selected host, by name.
   private func domains() throws(ToolError) -> [String] {
-    guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: domainsDirectory)
+    else {
       return []
     }
-    return names.filter { $0.hasSuffix(".plist") }.map { String($0.dropLast(".plist".count)) }
-      .filter { PreferencesStore.problem(withSuiteName: $0) == nil }.sorted()
+    let suffix = (hostSuffix ?? "") + ".plist"
+    return names.filter { $0.hasSuffix(suffix) }.map { String($0.dropLast(suffix.count)) }
+      .filter { !$0.isEmpty && PreferencesStore.problem(withSuiteName: $0) == nil }.sorted()
   }
 
   private func read(domain: String?, key: String?) throws(ToolError) {
@@ -98,12 +228,13 @@ public struct DefaultsTool {
   }
 
   private func readType(domain: String, key: String) throws(ToolError) {
-    guard let value = try load(domain)?[key] else {
+    let location = try location(of: domain)
+    guard let value = try load(location)?[key] else {
       throw ToolError("The domain/default pair of (\(domain), \(key)) does not exist")
     }
     output("Type is \(PropertyListText.typeName(value))")
     // Declared types, when the program published its key registry for this domain.
-    let registry = directory + "/" + domain + ".keys.json"
+    let registry = location.directory + "/" + location.suite + ".keys.json"
     if let data = FileManager.default.contents(atPath: registry),
       let declarations = try? JSONDecoder().decode([KeyRegistry.Declaration].self, from: data)
     {
@@ -117,12 +248,34 @@ public struct DefaultsTool {
 
   // MARK: Writing through the store
 
-  private func open(_ domain: String) throws(ToolError) -> PreferencesStore {
-    _ = try path(of: domain)
+  /// A store on the domain's file, through which every write goes: merged under the
+  /// file's lock and written atomically, whatever names the file. A `ByHost` folder or
+  /// the folders of a path domain under the home directory are made when missing (0700).
+  private func openStore(_ domain: String) throws(ToolError) -> PreferencesStore {
+    let location = try location(of: domain)
+    if location.isPath || location.directory != directory {
+      try makeDirectory(location.directory)
+    }
     do {
-      return try PreferencesStore(suiteName: domain, directory: directory)
+      return try PreferencesStore(suiteName: location.suite, directory: location.directory)
     } catch {
       throw ToolError(error.message)
+    }
+  }
+
+  private func makeDirectory(_ path: String) throws(ToolError) {
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+      guard isDirectory.boolValue else {
+        throw ToolError("Could not write: \(path) is not a directory")
+      }
+      return
+    }
+    do {
+      try FileManager.default.createDirectory(
+        atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    } catch {
+      throw ToolError("Could not write: cannot create the directory \(path)")
     }
   }
 
@@ -131,7 +284,7 @@ public struct DefaultsTool {
   }
 
   private func write(domain: String, key: String, _ action: WriteAction) throws(ToolError) {
-    let store = try open(domain)
+    let store = try openStore(domain)
     let object: Any
     switch action {
     case .set(let value):
@@ -178,27 +331,42 @@ public struct DefaultsTool {
       for (key, value) in entries { dictionary[key] = try propertyList(value) }
       return dictionary
     case .untyped(let text):
-      guard let first = text.first, "({<".contains(first) else { return text }
-      guard
-        let parsed = try? PropertyListSerialization.propertyList(from: Data(text.utf8), format: nil)
-      else {
+      // As macOS: the text is read as an old-style property list when it is one whole
+      // value ('"a b"' is the string a b, '(1, 2)' an array); otherwise it is the string
+      // itself, except that an unfinished collection or data value is an error.
+      if let parsed = OldStylePropertyList.parse(text) { return parsed }
+      // XML, as setup scripts write Dock tiles: '<dict><key>tile-type</key>…</dict>'.
+      if let parsed = Self.xmlValue(text) { return parsed }
+      if let first = text.first(where: { !$0.isWhitespace }), "({<".contains(first) {
         throw ToolError("Could not parse: \(text).  Try single-quoting it.")
       }
-      return parsed
+      return text
     }
+  }
+
+  /// A value written as XML: a whole XML property list, or one element of one
+  /// (`<dict>…</dict>`, `<string>…</string>`), as macOS `defaults` reads them.
+  static func xmlValue(_ text: String) -> Any? {
+    let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard trimmed.hasPrefix("<") else { return nil }
+    if trimmed.hasPrefix("<?xml") || trimmed.hasPrefix("<plist") {
+      let data = Data(trimmed.utf8)
+      return XMLPropertyListReader.parse(data)
+        ?? (try? PropertyListSerialization.propertyList(from: data, format: nil))
+    }
+    return XMLPropertyListReader.parse(
+      Data(("<plist version=\"1.0\">" + trimmed + "</plist>").utf8))
   }
 
   private func delete(domain: String, key: String?) throws(ToolError) {
     guard try load(domain) != nil else {
       throw ToolError("Domain (\(domain)) not found.\nDefaults have not been changed.")
     }
-    let store = try open(domain)
     guard let key else {
-      store.removePersistentDomain(forName: domain)
-      try flush(store)
-      try? FileManager.default.removeItem(atPath: try path(of: domain))
+      try removeFiles(of: location(of: domain))
       return
     }
+    let store = try openStore(domain)
     guard store.object(forKey: key) != nil else {
       throw ToolError("Domain (\(domain)) key (\(key)) not found.\nDefaults have not been changed.")
     }
@@ -206,9 +374,26 @@ public struct DefaultsTool {
     try flush(store)
   }
 
+  /// Removes the domain's file and then its lock file, holding the lock meanwhile so no
+  /// write of another process is half-way through. (A process that opened the lock file
+  /// before it was removed and waits on it still gets its turn; its write then makes
+  /// the domain again, as a write after the delete should.)
+  private func removeFiles(of location: Location) throws(ToolError) {
+    let lockPath = location.path + ".lock"
+    let descriptor = openFile(lockPath)
+    if descriptor >= 0 {
+      while flock(descriptor, LOCK_EX) != 0 && errno == EINTR {}
+    }
+    defer { if descriptor >= 0 { close(descriptor) } }
+    guard unlink(location.path) == 0 || errno == ENOENT else {
+      throw ToolError("Could not delete \(location.path): \(String(cString: strerror(errno)))")
+    }
+    unlink(lockPath)
+  }
+
   private func rename(domain: String, old: String, new: String) throws(ToolError) {
     guard try load(domain) != nil else { throw ToolError("Domain \(domain) does not exist") }
-    let store = try open(domain)
+    let store = try openStore(domain)
     guard let value = store.object(forKey: old) else {
       throw ToolError("Key \(old) does not exist in domain \(domain); not renamed")
     }
@@ -279,28 +464,60 @@ public struct DefaultsTool {
     else {
       throw ToolError("\(source) is not a property list holding a dictionary")
     }
-    let store = try open(domain)
+    let store = try openStore(domain)
     store.setPersistentDomain(values, forName: domain)
     try flush(store)
   }
 
   // MARK: Watching
 
-  /// Prints each change of the domain (or of one key) until the process is stopped.
+  /// Prints each change of the domain (or of one key) until the process is stopped: each
+  /// new version of the file, however close together two writes come (see
+  /// ``FileVersions``), compared with the one before.
   private func watch(domain: String, key: String?) throws(ToolError) -> Never {
-    // UserDefaults is thread-safe but not marked Sendable; the store lives until exit.
-    nonisolated(unsafe) let store = try open(domain)
-    let output = self.output
-    // The observation object must stay alive for as long as the process watches.
-    let observation = store.observeAnyKey { name in
-      guard key == nil || name == key else { return }
-      if let value = store.object(forKey: name) {
-        output("\(name) = \(PropertyListText.text(value))")
-      } else {
-        output("\(name) deleted")
-      }
-    }
+    let location = try location(of: domain)
+    try makeDirectory(location.directory)
+    let versions = try FileVersions(directory: location.directory, name: location.suite + ".plist")
+    var previous = (try? load(location)) ?? [:]
     output("Watching \(domain)\(key.map { " key \($0)" } ?? ""); stop with Ctrl-C")
-    withExtendedLifetime(observation) { dispatchMain() }
+    versions.forEachVersion { data in
+      var current: [String: Any] = [:]
+      if let data {
+        guard let values = Self.dictionary(from: data) else { return }  // the next will be
+        current = values
+      }
+      for name in Set(previous.keys).union(current.keys).sorted() where key == nil || name == key {
+        let old = previous[name]
+        let new = current[name]
+        if let old, let new, Self.isSame(old, new) { continue }
+        if let new {
+          output("\(PropertyListText.quoted(name)) = \(PropertyListText.text(new))")
+        } else if old != nil {
+          output("\(PropertyListText.quoted(name)) deleted")
+        }
+      }
+      previous = current
+    }
   }
+
+  /// Whether two property-list values are equal in type and value, at every depth.
+  static func isSame(_ lhs: Any, _ rhs: Any) -> Bool {
+    guard PropertyListText.typeName(lhs) == PropertyListText.typeName(rhs) else { return false }
+    switch (lhs, rhs) {
+    case (let left as [String: Any], let right as [String: Any]):
+      return left.count == right.count
+        && left.allSatisfy { key, value in right[key].map { isSame(value, $0) } ?? false }
+    case (let left as [Any], let right as [Any]):
+      return left.count == right.count && zip(left, right).allSatisfy { isSame($0, $1) }
+    case (let left as NSObject, let right as NSObject):
+      return left.isEqual(right)
+    default:
+      return false
+    }
+  }
+}
+
+/// Opens (creating, mode 0600) a lock file.
+private func openFile(_ path: String) -> Int32 {
+  open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
 }

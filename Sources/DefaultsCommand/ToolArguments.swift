@@ -36,9 +36,36 @@ public indirect enum ToolValue: Equatable {
   case data(Data)
   case array([ToolValue])
   case dictionary([String: ToolValue])
-  /// A value with no type flag: a property list in text form when it starts with `(`, `{`
-  /// or `<`, else a string (what macOS `defaults` does).
+  /// A value with no type flag, read as old-style property-list text the way macOS
+  /// `defaults` reads it: `'"a b"'` is the string inside the quotes, `'(1, 2)'` an array,
+  /// `'{ a = 1; }'` a dictionary, `<00ff>` data, a bare word a string. Text that is not one
+  /// whole property list is the string itself, unless it starts with `(`, `{` or `<`.
   case untyped(String)
+}
+
+/// Which per-machine preferences a command addresses, chosen before the verb as on macOS:
+/// `defaults [-currentHost | -host <hostname>] <verb> …`.
+public enum HostSelection: Equatable, Sendable {
+  /// Preferences for every machine (no host option): `<directory>/<domain>.plist`.
+  case anyHost
+  /// `-currentHost`: this machine's preferences, `<directory>/ByHost/<domain>.<host id>.plist`.
+  case currentHost
+  /// `-host <name>`: the named machine's preferences, `<directory>/ByHost/<domain>.<name>.plist`.
+  case named(String)
+}
+
+/// A whole command line: the host option, if any, and the command.
+public struct ToolInvocation: Equatable {
+  /// The per-machine preferences the command addresses.
+  public var host: HostSelection
+  /// What to do.
+  public var command: ToolCommand
+
+  /// An invocation of `command` on the preferences of `host`.
+  public init(host: HostSelection, command: ToolCommand) {
+    self.host = host
+    self.command = command
+  }
 }
 
 /// A command line that cannot be carried out, with the message to print.
@@ -72,6 +99,42 @@ public enum ToolArguments {
     ("help", "defaults help [verb]                      show this help"),
   ]
 
+  /// What help prints after the verbs: how domains and host options are written.
+  public static let domainHelp = """
+    <domain> is a domain name (com.example.app), a path to a preferences file (absolute or
+    containing '/', with or without .plist), or -g / NSGlobalDomain for the global domain.
+
+    Options before the verb:
+      -currentHost          this machine's preferences (ByHost/<domain>.<host id>.plist)
+      -host <hostname>      the named machine's preferences (ByHost/<domain>.<hostname>.plist)
+
+    """
+
+  /// The host option (`-currentHost` or `-host <name>`, before the verb) and the command.
+  public static func parseInvocation(_ arguments: [String]) throws(ToolArgumentError)
+    -> ToolInvocation
+  {
+    var rest = arguments[...]
+    var host = HostSelection.anyHost
+    switch rest.first {
+    case "-currentHost":
+      rest = rest.dropFirst()
+      host = .currentHost
+    case "-host":
+      rest = rest.dropFirst()
+      guard let name = rest.popFirst(), !name.isEmpty, !name.hasPrefix("-") else {
+        throw .usage(verb: nil, message: "-host needs a host name")
+      }
+      guard !name.contains("/"), name != ".", name != ".." else {
+        throw .invalidValue("\"\(name)\" is not a host name")
+      }
+      host = .named(name)
+    default: break
+    }
+    return ToolInvocation(host: host, command: try parse(Array(rest)))
+  }
+
+  /// The command of a command line without host option.
   public static func parse(_ arguments: [String]) throws(ToolArgumentError) -> ToolCommand {
     guard let verb = arguments.first else {
       throw .usage(verb: nil, message: "no verb given")
@@ -85,6 +148,9 @@ public enum ToolArguments {
     switch verb {
     case "help", "-h", "--help":
       try arity(0...1)
+      if let topic = rest.first, !verbs.contains(where: { $0.name == topic }) {
+        throw .usage(verb: nil, message: "no help on \"\(topic)\": not a verb")
+      }
       return .help(verb: rest.first)
     case "domains":
       try arity(0...0)
@@ -133,13 +199,13 @@ public enum ToolArguments {
   private static func action(_ words: [String]) throws(ToolArgumentError) -> WriteAction {
     switch words[0] {
     case "-array":
-      return .set(.array(try items(words.dropFirst())))
+      return .set(.array(try items(words.dropFirst(), after: "-array")))
     case "-array-add":
-      return .arrayAdd(try items(words.dropFirst()))
+      return .arrayAdd(try items(words.dropFirst(), after: "-array-add"))
     case "-dict":
-      return .set(.dictionary(try entries(words.dropFirst())))
+      return .set(.dictionary(try entries(words.dropFirst(), after: "-dict")))
     case "-dict-add":
-      return .dictionaryAdd(try entries(words.dropFirst()))
+      return .dictionaryAdd(try entries(words.dropFirst(), after: "-dict-add"))
     default:
       var remaining = words[...]
       let value = try item(&remaining)
@@ -150,15 +216,20 @@ public enum ToolArguments {
     }
   }
 
-  private static func items(_ words: ArraySlice<String>) throws(ToolArgumentError) -> [ToolValue] {
+  /// The flags that make a whole value a collection: only right after the key.
+  static let containerFlags: Set<String> = ["-array", "-array-add", "-dict", "-dict-add"]
+
+  private static func items(_ words: ArraySlice<String>, after flag: String)
+    throws(ToolArgumentError) -> [ToolValue]
+  {
     var remaining = words
     var values: [ToolValue] = []
-    while !remaining.isEmpty { values.append(try item(&remaining)) }
+    while !remaining.isEmpty { values.append(try item(&remaining, inside: flag)) }
     return values
   }
 
-  private static func entries(_ words: ArraySlice<String>) throws(ToolArgumentError)
-    -> [String: ToolValue]
+  private static func entries(_ words: ArraySlice<String>, after flag: String)
+    throws(ToolArgumentError) -> [String: ToolValue]
   {
     var remaining = words
     var entries: [String: ToolValue] = [:]
@@ -166,17 +237,28 @@ public enum ToolArguments {
       guard !remaining.isEmpty else {
         throw .usage(verb: "write", message: "-dict key \"\(key)\" has no value")
       }
-      entries[key] = try item(&remaining)
+      guard !containerFlags.contains(key) else {
+        throw .usage(verb: "write", message: "\(key) cannot be used as a \(flag) key")
+      }
+      entries[key] = try item(&remaining, inside: flag)
     }
     return entries
   }
 
-  /// One value: a type flag and its text, or a bare text.
-  private static func item(_ words: inout ArraySlice<String>) throws(ToolArgumentError)
-    -> ToolValue
+  /// One value: a type flag and its text, or a bare text. `inside` names the collection
+  /// flag the value belongs to, where another collection flag cannot appear (as on macOS:
+  /// nested collections are written as property-list text instead).
+  private static func item(_ words: inout ArraySlice<String>, inside: String? = nil)
+    throws(ToolArgumentError) -> ToolValue
   {
     guard let first = words.popFirst() else {
       throw .usage(verb: "write", message: "a value is missing")
+    }
+    if let inside, containerFlags.contains(first) {
+      throw .usage(
+        verb: "write",
+        message: "\(first) cannot appear inside \(inside); write a nested value as property-list "
+          + "text, e.g. '(1, 2)' or '{ a = 1; }'")
     }
     let flags = ["-string", "-int", "-integer", "-float", "-bool", "-boolean", "-date", "-data"]
     guard flags.contains(first) else { return .untyped(first) }

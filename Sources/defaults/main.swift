@@ -2,6 +2,7 @@
 // Run `defaults help`. Exit status: 0 on success, 1 on any error (as on macOS).
 import DefaultsCommand
 import Foundation
+import UserDefault
 
 func printOut(_ text: String) {
   FileHandle.standardOutput.write(Data((text + "\n").utf8))
@@ -11,10 +12,13 @@ func printError(_ text: String) {
   FileHandle.standardError.write(Data((text + "\n").utf8))
 }
 
+// What the library reports while the tool works (a damaged file set aside): one clean line.
+DefaultsDiagnostics.handler = { printError(DefaultsTool.message(for: $0)) }
+
 do {
-  let command = try ToolArguments.parse(Array(CommandLine.arguments.dropFirst()))
-  let tool = try DefaultsTool(output: printOut)
-  try tool.run(command)
+  let invocation = try ToolArguments.parseInvocation(Array(CommandLine.arguments.dropFirst()))
+  let tool = try DefaultsTool(host: invocation.host, output: printOut)
+  try tool.run(invocation.command)
   exit(0)
 } catch let error as ToolArgumentError {
   switch error {

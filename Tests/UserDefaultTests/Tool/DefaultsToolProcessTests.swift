@@ -112,9 +112,8 @@ struct DefaultsToolProcessTests {
       (["rename", "app", "nokey", "x"], "Key nokey does not exist in domain app; not renamed"),
       (["write", "app", "k", "-int", "abc"], "defaults: \"abc\" is not an integer"),
       (["write", "app", "k", "(unclosed"], "Could not parse: (unclosed.  Try single-quoting it."),
-      (
-        ["write", "../escape", "k", "v"], "bad domain name: suite name \"../escape\" contains \"/\""
-      ),
+      (["write", "..", "k", "v"], "bad domain name: \"..\" does not name a file"),
+      (["write", "a..b", "k", "v"], "bad domain name: suite name \"a..b\" contains \"..\""),
       (["export", "missing", "-"], "Domain missing does not exist"),
       (["import", "app", "/nonexistent/file.plist"], "Could not read /nonexistent/file.plist"),
       (["bogus"], "defaults: unknown verb \"bogus\""),

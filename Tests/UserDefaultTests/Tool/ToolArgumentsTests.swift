@@ -27,6 +27,23 @@ struct ToolArgumentsTests {
     #expect(try parse("read -g") == .read(domain: ".GlobalPreferences", key: nil))
   }
 
+  @Test("Host options come before the verb, as in macOS defaults [-currentHost | -host name]")
+  func hostOptionsBeforeTheVerb() throws {
+    #expect(
+      try ToolArguments.parseInvocation(["-currentHost", "read", "app"])
+        == ToolInvocation(host: .currentHost, command: .read(domain: "app", key: nil)))
+    #expect(
+      try ToolArguments.parseInvocation(["-host", "box", "domains"])
+        == ToolInvocation(host: .named("box"), command: .domains))
+    #expect(
+      try ToolArguments.parseInvocation(["read", "-g"])
+        == ToolInvocation(host: .anyHost, command: .read(domain: ".GlobalPreferences", key: nil)))
+    #expect(throws: ToolArgumentError.self) { try ToolArguments.parseInvocation(["-host"]) }
+    #expect(throws: ToolArgumentError.self) {
+      try ToolArguments.parseInvocation(["help", "nosuch"])
+    }
+  }
+
   @Test func typedValues() throws {
     func value(_ words: String) throws(ToolArgumentError) -> WriteAction {
       guard case .write(_, _, let action) = try parse("write app k " + words) else {
