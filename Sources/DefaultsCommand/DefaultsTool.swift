@@ -59,28 +59,10 @@ public struct DefaultsTool {
   }
 
   /// A one-line message for a problem the library reports while the tool works (a damaged
-  /// file set aside, a file that cannot be written): no Foundation error dump, no line
-  /// breaks.
+  /// file set aside, a file that cannot be written).
   public static func message(for diagnostic: DefaultsDiagnostic) -> String {
-    var text = diagnostic.message
-    // Foundation's errors describe themselves as "Error Domain=… UserInfo={…}", over
-    // several lines; the reason before it is what a person needs.
-    while let start = text.range(of: " (Error Domain=") {
-      var depth = 0
-      var end = text.endIndex
-      for index in text[text.index(start.lowerBound, offsetBy: 2)...].indices {
-        switch text[index] {
-        case "(": depth += 1
-        case ")":
-          if depth == 0 { end = text.index(after: index) } else { depth -= 1 }
-        default: break
-        }
-        if end != text.endIndex { break }
-      }
-      text.removeSubrange(start.lowerBound..<end)
-    }
-    text = text.replacingOccurrences(of: "; continuing from memory", with: "")
-    let words = text.split(whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\t" })
+    // The library's messages are one line already; this only guards the tool's output.
+    let words = diagnostic.message.split(whereSeparator: { $0 == "\n" || $0 == "\r" })
     return "defaults: " + words.joined(separator: " ")
   }
 
@@ -178,24 +160,11 @@ public struct DefaultsTool {
   }
 
   private func load(_ location: Location) throws(ToolError) -> [String: Any]? {
-    let path = location.path
-    guard FileManager.default.fileExists(atPath: path) else { return nil }
-    guard let data = FileManager.default.contents(atPath: path) else {
-      throw ToolError("Cannot read \(path): permission denied or not a file")
+    do {
+      return try PreferencesFile(directory: location.directory, suite: location.suite).values()
+    } catch {
+      throw ToolError("Cannot read \(error.message)")
     }
-    guard let dictionary = Self.dictionary(from: data) else {
-      throw ToolError("Cannot read \(path): not a property list holding a dictionary")
-    }
-    return dictionary
-  }
-
-  /// The dictionary a property-list file holds: XML read by the tool's fast reader,
-  /// anything else (binary) by Foundation.
-  static func dictionary(from data: Data) -> [String: Any]? {
-    let parsed =
-      XMLPropertyListReader.parse(data)
-      ?? (try? PropertyListSerialization.propertyList(from: data, format: nil))
-    return parsed as? [String: Any]
   }
 
   /// The domains of the selected host, by name.
@@ -351,11 +320,11 @@ public struct DefaultsTool {
     guard trimmed.hasPrefix("<") else { return nil }
     if trimmed.hasPrefix("<?xml") || trimmed.hasPrefix("<plist") {
       let data = Data(trimmed.utf8)
-      return XMLPropertyListReader.parse(data)
+      return PropertyListXMLReader.propertyList(from: data)
         ?? (try? PropertyListSerialization.propertyList(from: data, format: nil))
     }
-    return XMLPropertyListReader.parse(
-      Data(("<plist version=\"1.0\">" + trimmed + "</plist>").utf8))
+    return PropertyListXMLReader.propertyList(
+      from: Data(("<plist version=\"1.0\">" + trimmed + "</plist>").utf8))
   }
 
   private func delete(domain: String, key: String?) throws(ToolError) {
@@ -379,16 +348,13 @@ public struct DefaultsTool {
   /// before it was removed and waits on it still gets its turn; its write then makes
   /// the domain again, as a write after the delete should.)
   private func removeFiles(of location: Location) throws(ToolError) {
-    let lockPath = location.path + ".lock"
-    let descriptor = openFile(lockPath)
-    if descriptor >= 0 {
-      while flock(descriptor, LOCK_EX) != 0 && errno == EINTR {}
+    let file = PreferencesFile(directory: location.directory, suite: location.suite)
+    try file.withLock { () throws(ToolError) in
+      guard unlink(file.path) == 0 || errno == ENOENT else {
+        throw ToolError("Could not delete \(file.path): \(String(cString: strerror(errno)))")
+      }
+      unlink(file.lockPath)
     }
-    defer { if descriptor >= 0 { close(descriptor) } }
-    guard unlink(location.path) == 0 || errno == ENOENT else {
-      throw ToolError("Could not delete \(location.path): \(String(cString: strerror(errno)))")
-    }
-    unlink(lockPath)
   }
 
   private func rename(domain: String, old: String, new: String) throws(ToolError) {
@@ -483,13 +449,13 @@ public struct DefaultsTool {
     versions.forEachVersion { data in
       var current: [String: Any] = [:]
       if let data {
-        guard let values = Self.dictionary(from: data) else { return }  // the next will be
+        guard let values = PreferencesFile.dictionary(in: data) else { return }  // the next will be
         current = values
       }
       for name in Set(previous.keys).union(current.keys).sorted() where key == nil || name == key {
         let old = previous[name]
         let new = current[name]
-        if let old, let new, Self.isSame(old, new) { continue }
+        if let old, let new, PropertyListEquality.isEqual(old, new) { continue }
         if let new {
           output("\(PropertyListText.quoted(name)) = \(PropertyListText.text(new))")
         } else if old != nil {
@@ -499,25 +465,4 @@ public struct DefaultsTool {
       previous = current
     }
   }
-
-  /// Whether two property-list values are equal in type and value, at every depth.
-  static func isSame(_ lhs: Any, _ rhs: Any) -> Bool {
-    guard PropertyListText.typeName(lhs) == PropertyListText.typeName(rhs) else { return false }
-    switch (lhs, rhs) {
-    case (let left as [String: Any], let right as [String: Any]):
-      return left.count == right.count
-        && left.allSatisfy { key, value in right[key].map { isSame(value, $0) } ?? false }
-    case (let left as [Any], let right as [Any]):
-      return left.count == right.count && zip(left, right).allSatisfy { isSame($0, $1) }
-    case (let left as NSObject, let right as NSObject):
-      return left.isEqual(right)
-    default:
-      return false
-    }
-  }
-}
-
-/// Opens (creating, mode 0600) a lock file.
-private func openFile(_ path: String) -> Int32 {
-  open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
 }

@@ -6,11 +6,11 @@ import Foundation
 /// same value: Bool, integer, real, string, date, data, array and dictionary are distinct
 /// types, so `true`, `1` and `1.0` are three different values (SPEC "A write replaces the
 /// type too"), although Foundation's `NSNumber` would call them equal.
-enum PropertyListEquality {
+package enum PropertyListEquality {
   /// Whether two stored objects hold the same value of the same property-list type.
   /// Cost: linear in the size of the value; constant for numbers and for strings or data
   /// that share storage.
-  static func isEqual(_ lhs: Any, _ rhs: Any) -> Bool {
+  package static func isEqual(_ lhs: Any, _ rhs: Any) -> Bool {
     // Most comparisons are of two values of one common Swift type: compare the types
     // first (free), then make one cast that cannot fail, instead of trying casts in turn.
     let type = Swift.type(of: lhs)

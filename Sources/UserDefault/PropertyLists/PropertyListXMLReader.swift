@@ -26,11 +26,10 @@ import Foundation
 /// encoding than UTF-8, a byte order mark, a DOCTYPE with an internal subset, attributes
 /// or spaces inside value tags, `+` or hexadecimal integers, integers beyond the 64-bit
 /// ranges, dates not in `yyyy-MM-ddTHH:mm:ssZ` with four-digit years, base64 without
-/// padding, text that is not valid UTF-8, anything after `</plist>`, a root that is not a
-/// dictionary, containers nested deeper than ``maximumDepth``, and malformed input.
+/// padding, text that is not valid UTF-8, anything after `</plist>`, containers nested deeper than ``maximumDepth``, and malformed input.
 /// It never traps on input: every read is bounds-checked and every integer operation
 /// that the input drives checks for overflow.
-enum PropertyListXMLReader {
+package enum PropertyListXMLReader {
   /// Containers nested deeper than this are left to Foundation, so that no file can
   /// exhaust the stack of the thread reading it (each level is one stack frame here).
   static let maximumDepth = 512
@@ -43,6 +42,18 @@ enum PropertyListXMLReader {
   ///
   ///       let values = PropertyListXMLReader.dictionary(from: data)  // ["volume": 7]
   static func dictionary(from data: Data) -> [String: Any]? {
+    propertyList(from: data) as? [String: Any]
+  }
+
+  /// The root value, of any property-list type, of the XML property list in `data`; for
+  /// the `defaults` tool, which also reads values written as XML on its command line.
+  ///
+  /// - Parameter data: the bytes of an XML property list.
+  /// - Returns: the root value, or `nil` when the reader does not fully understand the
+  ///   document (ask `PropertyListSerialization` then).
+  ///
+  ///       let tags = PropertyListXMLReader.propertyList(from: data) as? [Any]
+  package static func propertyList(from data: Data) -> Any? {
     data.withUnsafeBytes { bytes in
       var reader = Cursor(bytes: bytes)
       return reader.document()
@@ -146,8 +157,8 @@ private struct Cursor {
 
   // MARK: Document
 
-  /// Prolog, `<plist …>`, the root dictionary, `</plist>`, and nothing after but space.
-  mutating func document() -> [String: Any]? {
+  /// Prolog, `<plist …>`, the root value, `</plist>`, and nothing after but space.
+  mutating func document() -> Any? {
     if consume("<?xml"), !xmlDeclaration() { return nil }
     guard skipSpace() else { return nil }
     if consume("<!DOCTYPE") {
@@ -167,14 +178,7 @@ private struct Cursor {
         position += 1
       }
     }
-    guard consume(">"), skipSpace() else { return nil }
-    let root: [String: Any]
-    if consume("<dict/>") {
-      root = [:]
-    } else {
-      guard consume("<dict>"), let values = dictionaryContents() else { return nil }
-      root = values
-    }
+    guard consume(">"), skipSpace(), let root = value() else { return nil }
     guard skipSpace(), consume("</plist>"), skipSpace(), isAtEnd else { return nil }
     return root
   }

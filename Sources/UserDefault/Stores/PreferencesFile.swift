@@ -17,10 +17,10 @@ import Foundation
 /// path that is not a readable property-list dictionary (garbage, a wrong root type, an
 /// unreadable file, a directory) is moved aside to `<suite>.plist.damaged-<date>-<id>`,
 /// byte for byte, before anything is written there.
-struct PreferencesFile: Sendable {
-  let directory: String
-  let path: String
-  var lockPath: String { path + ".lock" }
+package struct PreferencesFile: Sendable {
+  package let directory: String
+  package let path: String
+  package var lockPath: String { path + ".lock" }
 
   /// What reading the file found.
   enum Contents {
@@ -40,7 +40,7 @@ struct PreferencesFile: Sendable {
     let size: Int
   }
 
-  init(directory: String, suite: String) {
+  package init(directory: String, suite: String) {
     self.directory = directory
     self.path = directory + "/" + suite + ".plist"
   }
@@ -82,7 +82,7 @@ struct PreferencesFile: Sendable {
   ///
   /// A function and a plain descriptor rather than a lock object: nothing here can be
   /// released by anyone but this frame, whatever the optimiser does with the closure.
-  func withLock<Result, Failure: Error>(
+  package func withLock<Result, Failure: Error>(
     _ body: () throws(Failure) -> Result
   ) throws(Failure) -> Result {
     let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
@@ -111,6 +111,63 @@ struct PreferencesFile: Sendable {
     return Identity(inode: UInt64(info.st_ino), modified: modified, size: Int(info.st_size))
   }
 
+  /// The file's values, read without moving or changing anything: for tools that look
+  /// but must not repair. `nil` when there is no file.
+  ///
+  /// - Throws: ``DefaultsError`` of kind ``DefaultsDiagnostic/Kind/damagedFile`` with a
+  ///   one-line reason when the file is not a readable property-list dictionary.
+  package func values() throws(DefaultsError) -> [String: Any]? {
+    var info = stat()
+    guard stat(path, &info) == 0 else {
+      if errno == ENOENT || errno == ENOTDIR { return nil }
+      throw DefaultsError(.damagedFile, "\(path): \(String(cString: strerror(errno)))")
+    }
+    guard (info.st_mode & S_IFMT) == S_IFREG, let data = Self.contents(of: path) else {
+      throw DefaultsError(.damagedFile, "\(path): not a readable file")
+    }
+    switch Self.parse(data) {
+    case .success(let parsed): return parsed.values
+    case .failure(let failure): throw DefaultsError(.damagedFile, "\(path): \(failure.reason)")
+    }
+  }
+
+  /// The dictionary a property-list file's bytes hold, or `nil` when they hold none; for
+  /// the `defaults` tool, which reads versions of a file as they are written.
+  package static func dictionary(in data: Data) -> [String: Any]? {
+    try? parse(data).get().values
+  }
+
+  /// The property list in `data` (XML by the library's reader, anything else by
+  /// `PropertyListSerialization`), or why it is not a property-list dictionary.
+  /// `foreign` is true when Foundation read it, so it may hold values no writer can store
+  /// (the library's reader makes property-list types only).
+  private static func parse(_ data: Data) -> Result<(values: [String: Any], foreign: Bool), Failure>
+  {
+    if data.isEmpty { return .failure("it is empty") }
+    // The files this library and Foundation write are read by the library's own
+    // streaming reader (about 10x faster than Foundation at 100,000 keys); anything it is
+    // not sure of goes to PropertyListSerialization, which also judges damage.
+    if let values = PropertyListXMLReader.dictionary(from: data) {
+      return .success((values, foreign: false))
+    }
+    guard let object = try? PropertyListSerialization.propertyList(from: data, format: nil) else {
+      return .failure("it is not a property list")
+    }
+    guard let values = PropertyListObject.dictionary(object) else {
+      return .failure("it holds \(describe(object)), not a dictionary")
+    }
+    return .success((values, foreign: true))
+  }
+
+  /// Why a file is damaged, in words.
+  private struct Failure: Error, ExpressibleByStringInterpolation {
+    let reason: String
+    init(stringLiteral value: String) { reason = value }
+    init(stringInterpolation: DefaultStringInterpolation) {
+      reason = String(stringInterpolation: stringInterpolation)
+    }
+  }
+
   /// Reads the file; anything damaged is moved aside first (see the type's summary).
   func read() -> Contents {
     var info = stat()
@@ -125,21 +182,11 @@ struct PreferencesFile: Sendable {
     guard let data = Self.contents(of: path) else {
       return moveAside(because: "it cannot be read (\(String(cString: strerror(errno))))")
     }
-    if data.isEmpty { return moveAside(because: "it is empty") }
-    // The files this library and Foundation write are read by the library's own
-    // streaming reader (about 10x faster than Foundation at 100,000 keys); anything it is
-    // not sure of goes to PropertyListSerialization, which also judges damage.
-    if let values = PropertyListXMLReader.dictionary(from: data) {
-      return .values(values, dropped: [])
-    }
-    let object: Any
-    do {
-      object = try PropertyListSerialization.propertyList(from: data, format: nil)
-    } catch {
-      return moveAside(because: "it is not a property list")
-    }
-    guard let values = PropertyListObject.dictionary(object) else {
-      return moveAside(because: "it holds \(Self.describe(object)), not a dictionary")
+    let values: [String: Any]
+    switch Self.parse(data) {
+    case .success(let parsed) where !parsed.foreign: return .values(parsed.values, dropped: [])
+    case .success(let parsed): values = parsed.values
+    case .failure(let failure): return moveAside(because: failure.reason)
     }
     var kept = values
     var dropped: [String] = []
@@ -204,7 +251,7 @@ struct PreferencesFile: Sendable {
         data = try PropertyListSerialization.data(
           fromPropertyList: values, format: .xml, options: 0)
       } catch {
-        throw DefaultsError(.failedSave, "the values could not be serialised: \(error)")
+        throw DefaultsError(.failedSave, "the values could not be written as a property list")
       }
     }
     let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
@@ -214,10 +261,18 @@ struct PreferencesFile: Sendable {
         .failedSave, "cannot create a file in \(directory): \(String(cString: strerror(errno)))")
     }
     var failure: String?
-    do {
-      try FileHandle(fileDescriptor: descriptor, closeOnDealloc: false).write(contentsOf: data)
-    } catch {
-      failure = "\(error)"
+    data.withUnsafeBytes { bytes in
+      var written = 0
+      while written < bytes.count {
+        let count = Foundation.write(
+          descriptor, bytes.baseAddress! + written, bytes.count - written)
+        if count < 0 && errno == EINTR { continue }
+        guard count > 0 else {
+          failure = String(cString: strerror(errno))
+          return
+        }
+        written += count
+      }
     }
     if failure == nil && fsync(descriptor) != 0 { failure = String(cString: strerror(errno)) }
     close(descriptor)

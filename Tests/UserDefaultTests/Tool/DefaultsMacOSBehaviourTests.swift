@@ -342,12 +342,13 @@ struct DefaultsMacOSBehaviourTests {
       atPath: path, contents: Data("<?xml version=\"1.0\"?><plist><dict><key>a</key>".utf8))
     let read = try sandbox.run("read", "broken")
     #expect(read.status == 1)
-    #expect(read.error == "Cannot read \(path): not a property list holding a dictionary\n")
+    #expect(read.error == "Cannot read \(path): it is not a property list\n")
     let write = try sandbox.run("write", "broken", "k", "v")
     #expect(write.status == 0)
     let lines = write.error.split(separator: "\n")
     #expect(lines.count == 1, "\(write.error)")
-    #expect(write.error.hasPrefix("defaults: \(path): the file is not a property list; moved to "))
+    #expect(
+      write.error.hasPrefix("defaults: \(path) is damaged: it is not a property list; moved to "))
     for dump in ["Error Domain", "UserInfo", "NSDebugDescription", "Code="] {
       #expect(!write.error.contains(dump), "\(write.error)")
     }
