@@ -13,16 +13,16 @@ import UserDefault
 /// from the files (no side effects), writes through ``PreferencesStore`` so a write merges
 /// under the file lock, never corrupts a file an app is using, and reaches apps that use
 /// the library (they notice within their poll interval).
-public struct DefaultsTool {
+package struct DefaultsTool {
   /// The preferences directory the domains live in.
-  public let directory: String
+  package let directory: String
   /// The per-machine preferences the tool addresses (`-currentHost`, `-host`).
-  public let host: HostSelection
+  package let host: HostSelection
   private let output: @Sendable (String) -> Void
 
   /// A tool working in `directory` (default: where Foundation and the library keep
   /// preferences) on the preferences of `host`, printing through `output`.
-  public init(
+  package init(
     directory: String? = PreferencesStore.defaultDirectory, host: HostSelection = .anyHost,
     output: @escaping @Sendable (String) -> Void
   ) throws(ToolError) {
@@ -34,7 +34,7 @@ public struct DefaultsTool {
     self.output = output
   }
 
-  public func run(_ command: ToolCommand) throws(ToolError) {
+  package func run(_ command: ToolCommand) throws(ToolError) {
     switch command {
     case .help(let verb): output(Self.usage(verb: verb))
     case .domains: output(try domains().joined(separator: ", "))
@@ -51,7 +51,7 @@ public struct DefaultsTool {
   }
 
   /// The usage of `verb`, or of every verb.
-  public static func usage(verb: String?) -> String {
+  package static func usage(verb: String?) -> String {
     let lines = ToolArguments.verbs.filter { verb == nil || $0.name == verb }.map(\.usage)
     let body = lines.isEmpty ? ToolArguments.verbs.map(\.usage) : lines
     return "usage:\n" + body.joined(separator: "\n") + "\n\n" + ToolArguments.domainHelp
@@ -60,7 +60,7 @@ public struct DefaultsTool {
 
   /// A one-line message for a problem the library reports while the tool works (a damaged
   /// file set aside, a file that cannot be written).
-  public static func message(for diagnostic: DefaultsDiagnostic) -> String {
+  package static func message(for diagnostic: DefaultsDiagnostic) -> String {
     // The library's messages are one line already; this only guards the tool's output.
     let words = diagnostic.message.split(whereSeparator: { $0 == "\n" || $0 == "\r" })
     return "defaults: " + words.joined(separator: " ")

@@ -2,7 +2,7 @@ import Foundation
 
 /// What the command line asked for. Parsed by ``ToolArguments/parse(_:)``, the only place
 /// that reads the arguments (no argument-parsing package can be fetched here).
-public enum ToolCommand: Equatable {
+package enum ToolCommand: Equatable {
   case help(verb: String?)
   case domains
   case read(domain: String?, key: String?)
@@ -17,7 +17,7 @@ public enum ToolCommand: Equatable {
 }
 
 /// What a `write` does to the key.
-public enum WriteAction: Equatable {
+package enum WriteAction: Equatable {
   /// Stores the value, replacing what was there.
   case set(ToolValue)
   /// Appends to the array stored under the key (an absent key starts empty).
@@ -27,7 +27,7 @@ public enum WriteAction: Equatable {
 }
 
 /// A value given on the command line, checked and converted.
-public indirect enum ToolValue: Equatable {
+package indirect enum ToolValue: Equatable {
   case string(String)
   case integer(Int)
   case real(Double)
@@ -45,7 +45,7 @@ public indirect enum ToolValue: Equatable {
 
 /// Which per-machine preferences a command addresses, chosen before the verb as on macOS:
 /// `defaults [-currentHost | -host <hostname>] <verb> …`.
-public enum HostSelection: Equatable, Sendable {
+package enum HostSelection: Equatable, Sendable {
   /// Preferences for every machine (no host option): `<directory>/<domain>.plist`.
   case anyHost
   /// `-currentHost`: this machine's preferences, `<directory>/ByHost/<domain>.<host id>.plist`.
@@ -55,21 +55,21 @@ public enum HostSelection: Equatable, Sendable {
 }
 
 /// A whole command line: the host option, if any, and the command.
-public struct ToolInvocation: Equatable {
+package struct ToolInvocation: Equatable {
   /// The per-machine preferences the command addresses.
-  public var host: HostSelection
+  package var host: HostSelection
   /// What to do.
-  public var command: ToolCommand
+  package var command: ToolCommand
 
   /// An invocation of `command` on the preferences of `host`.
-  public init(host: HostSelection, command: ToolCommand) {
+  package init(host: HostSelection, command: ToolCommand) {
     self.host = host
     self.command = command
   }
 }
 
 /// A command line that cannot be carried out, with the message to print.
-public enum ToolArgumentError: Error, Equatable {
+package enum ToolArgumentError: Error, Equatable {
   /// Wrong verb or arity: print the usage of `verb` (all verbs when `nil`).
   case usage(verb: String?, message: String)
   /// A value that does not parse as the type asked for.
@@ -77,9 +77,9 @@ public enum ToolArgumentError: Error, Equatable {
 }
 
 /// Turns `defaults` arguments into a ``ToolCommand``.
-public enum ToolArguments {
+package enum ToolArguments {
   /// The verbs, in the order help lists them, each with its usage line.
-  public static let verbs: [(name: String, usage: String)] = [
+  package static let verbs: [(name: String, usage: String)] = [
     ("domains", "defaults domains                          list the domains"),
     ("read", "defaults read [domain [key]]              show a domain, a key, or everything"),
     ("read-type", "defaults read-type domain key             show the type of a key's value"),
@@ -100,7 +100,7 @@ public enum ToolArguments {
   ]
 
   /// What help prints after the verbs: how domains and host options are written.
-  public static let domainHelp = """
+  package static let domainHelp = """
     <domain> is a domain name (com.example.app), a path to a preferences file (absolute or
     containing '/', with or without .plist), or -g / NSGlobalDomain for the global domain.
 
@@ -111,7 +111,7 @@ public enum ToolArguments {
     """
 
   /// The host option (`-currentHost` or `-host <name>`, before the verb) and the command.
-  public static func parseInvocation(_ arguments: [String]) throws(ToolArgumentError)
+  package static func parseInvocation(_ arguments: [String]) throws(ToolArgumentError)
     -> ToolInvocation
   {
     var rest = arguments[...]
@@ -135,7 +135,7 @@ public enum ToolArguments {
   }
 
   /// The command of a command line without host option.
-  public static func parse(_ arguments: [String]) throws(ToolArgumentError) -> ToolCommand {
+  package static func parse(_ arguments: [String]) throws(ToolArgumentError) -> ToolCommand {
     guard let verb = arguments.first else {
       throw .usage(verb: nil, message: "no verb given")
     }

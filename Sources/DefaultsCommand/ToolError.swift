@@ -1,8 +1,8 @@
 /// A failure of a `defaults` verb: the message printed on standard error, exit status 1.
-public struct ToolError: Error, Equatable {
-  public let message: String
+package struct ToolError: Error, Equatable {
+  package let message: String
 
-  public init(_ message: String) {
+  package init(_ message: String) {
     self.message = message
   }
 }

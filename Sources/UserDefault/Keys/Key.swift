@@ -73,6 +73,13 @@ extension UserDefaults {
   }
 }
 
+extension UserDefaults.Key: CustomStringConvertible {
+  /// The key as it is declared: `Key<Theme>("theme", default: system)`.
+  public var description: String {
+    "Key<\(Value.self)>(\(name.debugDescription), default: \(descriptor.defaultValue.summary))"
+  }
+}
+
 /// A key whose stored name is known without its value type.
 protocol NamedKey {
   var name: String { get }

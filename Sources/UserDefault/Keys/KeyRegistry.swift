@@ -13,8 +13,11 @@ public enum KeyRegistry {
     public let name: String
     /// The suite the declaration is bound to; `nil` for typed keys, which can be used with any.
     public let suite: String?
-    /// The declared value type, as written in Swift.
+    /// The declared value type, as written in Swift (`URL`, `[Theme]`), without modules.
     public let valueType: String
+    /// The type with its module (`App.Theme`), which tells two types of one name apart;
+    /// not exported.
+    fileprivate(set) var typeIdentity = ""
     /// Who declared it: a source location, or the `SafeDefaults` type.
     public let declaredBy: String
     /// For `SafeDefaults` keys, the conforming type; two different owners of one name collide.
@@ -26,14 +29,14 @@ public enum KeyRegistry {
     // Identity leaves out the default: a default computed when a wrapper is made (a date,
     // say) must not make every instance a new declaration.
     public static func == (lhs: Declaration, rhs: Declaration) -> Bool {
-      (lhs.name, lhs.suite, lhs.valueType, lhs.declaredBy, lhs.owner)
-        == (rhs.name, rhs.suite, rhs.valueType, rhs.declaredBy, rhs.owner)
+      (lhs.name, lhs.suite, lhs.typeIdentity, lhs.declaredBy, lhs.owner)
+        == (rhs.name, rhs.suite, rhs.typeIdentity, rhs.declaredBy, rhs.owner)
     }
 
     public func hash(into hasher: inout Hasher) {
       hasher.combine(name)
       hasher.combine(suite)
-      hasher.combine(valueType)
+      hasher.combine(typeIdentity)
       hasher.combine(declaredBy)
       hasher.combine(owner)
     }
@@ -47,7 +50,11 @@ public enum KeyRegistry {
         return false
       }
       if let owner, let otherOwner = other.owner, owner != otherOwner { return true }
-      return valueType != other.valueType
+      return typeIdentity != other.typeIdentity
+    }
+
+    private enum CodingKeys: String, CodingKey {
+      case name, suite, valueType, declaredBy, owner, defaultValue
     }
   }
 
@@ -67,9 +74,10 @@ public enum KeyRegistry {
     name: String, suite: String?, valueType: Any.Type, declaredBy: String, owner: String? = nil,
     defaultValue: String? = nil
   ) {
-    let declaration = Declaration(
-      name: name, suite: suite, valueType: String(reflecting: valueType), declaredBy: declaredBy,
+    var declaration = Declaration(
+      name: name, suite: suite, valueType: String(describing: valueType), declaredBy: declaredBy,
       owner: owner, defaultValue: defaultValue)
+    declaration.typeIdentity = String(reflecting: valueType)
     let collisions: [Declaration] = state.withLock { state in
       var existing = state.byName[name, default: []]
       guard !existing.contains(declaration) else { return [] }

@@ -103,7 +103,7 @@ open class PreferencesStore: UserDefaults {
 
   /// Why `name` cannot name a suite (empty, `.`, or containing `/`, `..` or NUL, any of
   /// which could address a file outside the preferences directory); `nil` when it can.
-  public static func problem(withSuiteName name: String) -> String? {
+  package static func problem(withSuiteName name: String) -> String? {
     PreferencesFile.problem(withSuiteName: name)
   }
 

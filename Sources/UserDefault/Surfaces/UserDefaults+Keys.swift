@@ -35,10 +35,4 @@ extension UserDefaults {
   public func hasStoredValue<Value>(_ key: Key<Value>) -> Bool {
     access.hasStoredValue(key.name)
   }
-
-  /// Removes the stored value of every key declared as a static `Key` property of
-  /// `UserDefaults.Keys` in the given list, e.g. `defaults.removeAll(MyKeys.all)`.
-  public func removeAll(_ keys: [Keys]) {
-    reset(keys)
-  }
 }

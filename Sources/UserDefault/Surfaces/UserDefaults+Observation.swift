@@ -57,7 +57,7 @@ extension UserDefaults {
   /// Calls `callback` with the stored name of each key of this suite whose value changes
   /// (through the library, or in another process for a ``PreferencesStore``). For tools
   /// and logs; an app usually observes its own keys.
-  public func observeAnyKey(_ callback: @escaping @Sendable (_ name: String) -> Void)
+  public func observeChanges(_ callback: @escaping @Sendable (_ name: String) -> Void)
     -> DefaultsObservation
   {
     let hub = access.suite.hub

@@ -12,7 +12,7 @@ extension UserDefaults {
 
   /// Stores `value` under `name` through the library's bridging (`nil` removes). A value
   /// that cannot be stored is reported and nothing is written.
-  public func set<Value>(_ value: Value, as type: Value.Type, forKey name: String) {
+  package func set<Value>(_ value: Value, as type: Value.Type, forKey name: String) {
     access.write(
       value, for: KeyDescriptor(name: name, bridge: .shared, defaultValue: .constant(value)))
   }
@@ -26,7 +26,7 @@ extension UserDefaults {
 
   /// ``store(_:forKey:)`` that reports a refusal through ``DefaultsDiagnostics`` instead
   /// of throwing.
-  public func storeReportingErrors(_ value: Any?, forKey name: String) {
+  package func storeReportingErrors(_ value: Any?, forKey name: String) {
     do throws(DefaultsError) { try store(value, forKey: name) } catch {
       DefaultsDiagnostics.report(
         error.kind, key: name, suite: access.suite.name, "\(error.message); nothing was written")
@@ -41,7 +41,7 @@ extension UserDefaults {
 
 extension KeyRegistry {
   /// Registers an enum key the first time it is used in a suite.
-  public static func registerEnumKey(
+  package static func registerEnumKey(
     name: String, in defaults: UserDefaults, declaredBy: String, owner: String
   ) {
     register(

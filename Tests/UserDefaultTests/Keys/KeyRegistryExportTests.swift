@@ -27,12 +27,12 @@ struct KeyRegistryExportTests {
     _ = typed
 
     let text = KeyRegistry.exportText()
-    #expect(text.contains("registry.typed\tSwift.String\tdefault x\tany suite\tKey "))
+    #expect(text.contains("registry.typed\tString\tdefault x\tany suite\tKey "))
     #expect(
-      text.contains("registry.wrapper\tSwift.Double\tdefault 1.5\t\(suite.name)\t@UserDefault "))
+      text.contains("registry.wrapper\tDouble\tdefault 1.5\t\(suite.name)\t@UserDefault "))
     #expect(
-      text.contains("registry.legacy\tSwift.Int\tdefault 3\t\(suite.name)\t@UserDefaultsWrapper "))
-    #expect(text.contains("registry.entry\tSwift.Int\tdefault 7\tany suite\tKey "))
+      text.contains("registry.legacy\tInt\tdefault 3\t\(suite.name)\t@UserDefaultsWrapper "))
+    #expect(text.contains("registry.entry\tInt\tdefault 7\tany suite\tKey "))
     #expect(text.contains("registryShelf\t"))
 
     let declarations = try JSONDecoder().decode(
@@ -47,5 +47,15 @@ struct KeyRegistryExportTests {
     // A suite's export leaves out declarations bound to other suites.
     let other = KeyRegistry.exportJSON(suite: "some.other.suite")
     #expect(!String(decoding: other, as: UTF8.self).contains("registry.wrapper"))
+  }
+
+  @Test("Keys and exported types print as declared, without module names")
+  func keysAndTypesPrintWithoutModules() {
+    let key = UserDefaults.Key<URL?>("registry.url." + UUID().uuidString.prefix(6))
+    #expect("\(key)" == "Key<Optional<URL>>(\(key.name.debugDescription), default: nil)")
+    let count = UserDefaults.Key<Int>("registry.count", default: 3)
+    #expect("\(count)" == "Key<Int>(\"registry.count\", default: 3)")
+    #expect(KeyRegistry.exportText().contains("\(key.name)\tOptional<URL>\t"))
+    #expect(!KeyRegistry.exportText().contains("FoundationEssentials."))
   }
 }

@@ -111,7 +111,7 @@ struct TypedKeyTests {
     let defaults = suite.defaults
     defaults[.testLaunchCount] = 1
     defaults[.testTheme] = .light
-    defaults.removeAll([UserDefaults.Keys.testLaunchCount, UserDefaults.Keys.testTheme])
+    defaults.reset([UserDefaults.Keys.testLaunchCount, UserDefaults.Keys.testTheme])
     #expect(!defaults.hasStoredValue(.testLaunchCount))
     #expect(!defaults.hasStoredValue(.testTheme))
   }

@@ -210,7 +210,7 @@ struct DefaultsToolProcessTests {
     try store.flush()
     try store.publishKeyRegistry()
     let result = try sandbox.run("read-type", "declared", key.name)
-    #expect(result.output.hasPrefix("Type is integer\nDeclared as Swift.Int, default 12, by Key "))
+    #expect(result.output.hasPrefix("Type is integer\nDeclared as Int, default 12, by Key "))
   }
 }
 
