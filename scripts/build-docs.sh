@@ -1,25 +1,39 @@
 #!/usr/bin/env bash
-# Builds the DocC catalog of module UserDefault with the toolchain's docc and fails on any
-# warning or on a public symbol of the module with no documentation comment.
-# Output: .build/docs/UserDefault.doccarchive
+# Builds the DocC archive of each library module (UserDefault, DefaultEntry,
+# SafeDefaultsKit) with the toolchain's docc, and fails when:
+#   - docc warns or errs;
+#   - a module's archive is missing;
+#   - a public symbol, including members the modules add to Foundation's and the standard
+#     library's types (extension symbols), has no page in its module's archive;
+#   - a public symbol has no documentation comment (scripts/undocumented-symbols.py).
+# Output: .build/docs/<Module>.doccarchive
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=.build/docs
-rm -rf "$out/symbols" "$out/UserDefault.doccarchive"
-mkdir -p "$out/symbols"
-swift build --target UserDefault >/dev/null
+modules=(UserDefault DefaultEntry SafeDefaultsKit)
 triple=$(swift -print-target-info | sed -n 's/.*"triple": "\([^"]*\)".*/\1/p' | head -1)
-# symbolgraph-extract leaves out Foundation, which UserDefault re-exports (the compiler's
-# own -emit-symbol-graph would document all of Foundation as part of this module).
-swift symbolgraph-extract -module-name UserDefault -I .build/debug/Modules -target "$triple" \
-  -output-dir "$out/symbols" -minimum-access-level public -skip-synthesized-members \
-  -skip-inherited-docs
-docc convert Sources/UserDefault/UserDefault.docc --additional-symbol-graph-dir "$out/symbols" \
-  --fallback-display-name UserDefault --fallback-bundle-identifier org.userdefault.UserDefault \
-  --output-path "$out/UserDefault.doccarchive" --warnings-as-errors 2>&1 | tee "$out/docc.log"
-if grep -E "^(warning|error):" "$out/docc.log"; then
-  echo "docc reported problems" >&2
-  exit 1
-fi
-python3 scripts/undocumented-symbols.py "$out/symbols"
-echo "documentation built: $out/UserDefault.doccarchive"
+for module in "${modules[@]}"; do
+  swift build --target "$module" >/dev/null
+done
+for module in "${modules[@]}"; do
+  symbols="$out/symbols/$module"
+  archive="$out/$module.doccarchive"
+  rm -rf "$symbols" "$archive"
+  mkdir -p "$symbols"
+  # symbolgraph-extract leaves out Foundation, which the modules re-export (the compiler's
+  # own -emit-symbol-graph would document all of Foundation as part of each module).
+  # Extension block symbols give what a module adds to Foundation and Swift types a page.
+  swift symbolgraph-extract -module-name "$module" -I .build/debug/Modules -target "$triple" \
+    -output-dir "$symbols" -minimum-access-level public -skip-synthesized-members \
+    -skip-inherited-docs -emit-extension-block-symbols
+  docc convert "Sources/$module/$module.docc" --additional-symbol-graph-dir "$symbols" \
+    --fallback-display-name "$module" --fallback-bundle-identifier "org.userdefault.$module" \
+    --output-path "$archive" --warnings-as-errors 2>&1 | tee "$out/$module.docc.log"
+  if grep -E "^(warning|error):" "$out/$module.docc.log"; then
+    echo "docc reported problems for $module" >&2
+    exit 1
+  fi
+  [ -d "$archive/data/documentation" ] || { echo "no archive for $module" >&2; exit 1; }
+  python3 scripts/undocumented-symbols.py "$symbols" "$archive"
+  echo "documentation built: $archive"
+done

@@ -34,8 +34,9 @@ extension DefaultsKey {
 /// with typed keys: a stored value of the wrong type reads as `nil` (reported), a value
 /// Foundation cannot store is refused (reported), and `nil` removes. The first use of
 /// each key registers its stored name; two `SafeDefaults` types whose keys share a
-/// stored name in one suite are reported as a ``DefaultsDiagnostic/Kind/keyCollision``.
+/// stored name in one suite are reported as a `DefaultsDiagnostic.Kind.keyCollision`.
 public protocol SafeDefaults {
+  /// The enum naming the type's keys; each case's ``DefaultsKey/uniqueValue`` is its stored name.
   associatedtype Keys: DefaultsKey
   /// The store to use; `.standard` unless the conforming type says otherwise.
   var userDefaults: UserDefaults { get }

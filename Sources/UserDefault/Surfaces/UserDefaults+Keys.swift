@@ -5,7 +5,7 @@ extension UserDefaults {
   /// removes the stored value.
   ///
   /// Reading costs a lookup plus, when the stored value changed since the last read, one
-  /// decode (see ``DecodedValueCache``). A stored value that cannot be read returns the
+  /// decode (decoded values are cached per suite). A stored value that cannot be read returns the
   /// default and is reported. Writing costs an encode and the store's write.
   @inlinable
   public subscript<Value>(key: Key<Value>) -> Value {

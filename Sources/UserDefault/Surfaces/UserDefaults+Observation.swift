@@ -67,7 +67,7 @@ extension UserDefaults {
   }
 
   /// Runs `body`; changes it makes through the library are not delivered to this suite's
-  /// ``observe(_:initial:_:)`` callbacks and ``updates(_:initial:)`` sequences, in this
+  /// ``observe(_:initial:_:)`` callbacks and `updates` sequences, in this
   /// process. Use it in an observer that writes back, to avoid a loop.
   ///
   /// The changes are still stored, saved, seen by other processes, and reported to the
