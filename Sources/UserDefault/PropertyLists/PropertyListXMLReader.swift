@@ -75,6 +75,17 @@ private struct Cursor {
   /// The elements of the arrays being read, innermost last, for the same reason.
   var elements: [Any] = []
 
+  /// `bytes` as a string when they are valid UTF-8, else `nil` (the caller falls back to
+  /// Foundation). `String(validating:)` is macOS 15 / iOS 18; before that, decoding and
+  /// re-encoding tells whether anything was replaced.
+  static func validatedString(_ bytes: UnsafeRawBufferPointer) -> String? {
+    if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+      return String(validating: bytes, as: UTF8.self)
+    }
+    let string = String(decoding: bytes, as: UTF8.self)
+    return string.utf8.elementsEqual(bytes) ? string : nil
+  }
+
   init(bytes: UnsafeRawBufferPointer) {
     self.bytes = bytes
     // An entry takes at least 18 bytes of text (`<key></key><true/>`), most files 32 or
@@ -288,7 +299,7 @@ private struct Cursor {
       let content = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
       // ASCII needs no validation: `decoding` is several times cheaper than `validating`.
       return bits < 0x80
-        ? String(decoding: content, as: UTF8.self) : String(validating: content, as: UTF8.self)
+        ? String(decoding: content, as: UTF8.self) : Self.validatedString(content)
     }
     // Slow path: assemble the text in `scratch`.
     scratch.removeAll(keepingCapacity: true)
@@ -296,7 +307,7 @@ private struct Cursor {
     while let byte = peek() {
       switch byte {
       case UInt8(ascii: "<"):
-        if consume(closing) { return String(validating: scratch, as: UTF8.self) }
+        if consume(closing) { return scratch.withUnsafeBytes { Self.validatedString($0) } }
         guard consume("<![CDATA[") else { return nil }
         let contentStart = position
         guard skip(past: "]]>") else { return nil }
