@@ -20,6 +20,16 @@ struct KeyDescriptor<Value> {
     self.trackingPath = TrackedKeys.path(for: name)
   }
 
+  /// Checks the name and registers the declaration of a wrapper bound to `defaults`'s
+  /// suite with ``KeyRegistry``; `declaredBy` names the wrapper and where it was written.
+  func declare(in defaults: UserDefaults, declaredBy: String) {
+    let suite = defaults.access.suite.name
+    KeyName.validate(name, suite: suite)
+    KeyRegistry.register(
+      name: name, suite: suite ?? "standard", valueType: Value.self, declaredBy: declaredBy,
+      defaultValue: defaultValue.summary)
+  }
+
   /// A descriptor for the `UserDefaultable` helpers, which carry no default of their own.
   static func native(_ name: String) -> KeyDescriptor<Value?> where Value: UserDefaultable {
     KeyDescriptor<Value?>(name: name, bridge: .shared, defaultValue: .constant(nil))

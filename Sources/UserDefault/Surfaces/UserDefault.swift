@@ -74,13 +74,10 @@ public struct UserDefault<Value> {
     let bridge: ValueBridge<Value> =
       encoder == nil && decoder == nil
       ? .shared : .resolve(json: JSONCoding(encoder: encoder, decoder: decoder))
-    self.source = .key(KeyDescriptor(name: key, bridge: bridge, defaultValue: defaultValue))
+    let descriptor = KeyDescriptor(name: key, bridge: bridge, defaultValue: defaultValue)
+    self.source = .key(descriptor)
     self.defaults = defaults
-    let suite = defaults.access.suite.name
-    KeyName.validate(key, suite: suite)
-    KeyRegistry.register(
-      name: key, suite: suite ?? "standard", valueType: Value.self,
-      declaredBy: "@UserDefault \(file):\(line)", defaultValue: defaultValue.summary)
+    descriptor.declare(in: defaults, declaredBy: "@UserDefault \(file):\(line)")
   }
 
   // MARK: Typed keys

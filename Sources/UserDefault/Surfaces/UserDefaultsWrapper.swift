@@ -47,11 +47,7 @@ public struct UserDefaultsWrapper<Value> {
   ) {
     self.key = KeyDescriptor(name: key, bridge: .shared, defaultValue: defaultValue)
     self.userDefaults = userDefaults
-    let suite = userDefaults.access.suite.name
-    KeyName.validate(key, suite: suite)
-    KeyRegistry.register(
-      name: key, suite: suite ?? "standard", valueType: Value.self,
-      declaredBy: "@UserDefaultsWrapper \(file):\(line)", defaultValue: defaultValue.summary)
+    self.key.declare(in: userDefaults, declaredBy: "@UserDefaultsWrapper \(file):\(line)")
   }
 
   /// The stored value, or the default when nothing readable is stored.

@@ -42,16 +42,6 @@ struct FaultCase: CustomStringConvertible, Sendable {
 
 /// A generated corpus of damaged and unusual preference files, deterministic per seed.
 enum FaultCorpus {
-  struct Generator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-  }
 
   static var sample: [String: Any] {
     [
@@ -71,7 +61,7 @@ enum FaultCorpus {
   }
 
   static func cases(seed: UInt64 = 20_261_130) -> [FaultCase] {
-    var random = Generator(state: seed)
+    var random = SeededGenerator(seed: seed)
     var cases: [FaultCase] = []
     func add(_ name: String, _ data: Data, mode: mode_t = 0o600) {
       cases.append(FaultCase(name: name, content: .bytes(data, mode: mode)))
