@@ -12,11 +12,13 @@ Usage: undocumented-symbols.py <symbol-graph-dir> [<doccarchive>]
    - `- Parameters:` with a `- name:` item for each parameter, or `- Parameter name:`
      lines, naming every parameter by its internal name or its argument label (the
      symbol graph's functionSignature.parameters; for macros, which have none, the
-     declaration's parameter names).
-     A parameter spelled `_` has no name to document and is not asked for;
+     declaration's parameter names). A parameter whose name is `_` is documented by its
+     label (`from _: Old.Type` as `- from:`, which DocC also asks for); one with neither
+     has no name to document and is not asked for;
    - `- Returns:` when it returns anything but `Void` / `()` (functions, methods,
      subscripts; not initializers, macros or properties);
-   - `- Throws:` when its declaration has the keyword `throws` or `rethrows`;
+   - `- Throws:` when its declaration has the keyword `throws` or `rethrows` outside the
+     parameter list (a closure parameter's `throws` does not count);
    - an example, which is one of:
        * a fenced code block (a line starting with ```);
        * an indented code block (a line indented 4 or more spaces that follows a blank
@@ -24,7 +26,9 @@ Usage: undocumented-symbols.py <symbol-graph-dir> [<doccarchive>]
        * an inline code span (single backticks, it may wrap across comment lines) that
          makes a call or a subscript: an identifier, `)`, `]`, `>` or `?` immediately
          followed by `(` or `[`, as in `defaults.reset(.theme)`, `defaults[.theme]`,
-         `Key<Int>("n", default: 0)` or `@DefaultEntry(default: 0) var count: Int`.
+         `Key<Int>("n", default: 0)` or `@DefaultEntry(default: 0) var count: Int`;
+       * an inline code span that assigns: ` = ` with code on both sides, as in
+         `settings.isDiscountProvided = true`.
          A span that is only a symbol's name is not an example: `reset(_:)`,
          `Migration.init(from:to:)` (only argument labels between the parentheses), or
          `removeAll()` (no receiver, no arguments). ``Double-backtick`` links never count.
@@ -57,6 +61,7 @@ FENCE = re.compile(r"^\s*```")
 # A single-backtick span: not preceded or followed by another backtick.
 CODE_SPAN = re.compile(r"(?<!`)`([^`]+)`(?!`)")
 CALL = re.compile(r"[\w)\]>?][(\[]")
+ASSIGNMENT = re.compile(r"\S = \S")
 NAME_ONLY = re.compile(r"^[\w.]+\((?:\w+:)+\)$|^\w+\(\)$")
 
 
@@ -98,7 +103,7 @@ def has_example(lines):
         previous_blank = not line.strip()
     for span in CODE_SPAN.findall("\n".join(lines)):
         span = " ".join(span.split())
-        if CALL.search(span) and not NAME_ONLY.match(span):
+        if ASSIGNMENT.search(span) or (CALL.search(span) and not NAME_ONLY.match(span)):
             return True
     return False
 
@@ -133,9 +138,17 @@ def returns_value(symbol, kind):
 
 
 def throws(symbol):
-    return any(
-        fragment["kind"] == "keyword" and fragment["spelling"].strip() in ("throws", "rethrows")
-        for fragment in symbol["declarationFragments"])
+    # Only the declaration's own `throws`: one inside the parentheses belongs to the type of
+    # a closure parameter (`_ body: () throws -> Void`), which does not make the call throw.
+    depth = 0
+    for fragment in symbol["declarationFragments"]:
+        spelling = fragment["spelling"]
+        if fragment["kind"] == "keyword" and spelling.strip() in ("throws", "rethrows"):
+            if depth == 0:
+                return True
+        elif fragment["kind"] == "text":
+            depth += spelling.count("(") - spelling.count(")")
+    return False
 
 
 def deprecated(symbol):
@@ -148,8 +161,11 @@ def contract_problems(symbol, kind):
     lines = doc_lines(symbol)
     problems = []
     documented = documented_parameters(lines)
-    absent = [internal for internal, label in parameter_names(symbol, kind)
-              if internal != "_" and internal not in documented and label not in documented]
+    absent = []
+    for internal, label in parameter_names(symbol, kind):
+        name = label if internal == "_" else internal
+        if name != "_" and internal not in documented and label not in documented:
+            absent.append(name)
     if absent:
         problems.append("no - Parameters: entry for " + ", ".join(absent))
     if returns_value(symbol, kind) and not any(RETURNS.match(line) for line in lines):

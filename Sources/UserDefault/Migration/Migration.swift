@@ -73,6 +73,8 @@ public struct MigrationStep {
   ///
   /// - Parameters:
   ///   - key: The name the value is stored under.
+  ///   - from: The type the value is stored as now, `Old`.
+  ///   - to: The type to store it as, `New`.
   ///   - transform: Turns the old value into the new one; `nil` leaves the value as it is.
   /// - Returns: The step.
   ///
@@ -116,6 +118,7 @@ public struct MigrationStep {
   ///
   /// - Parameters:
   ///   - key: The name the JSON string is stored under.
+  ///   - as: The type the JSON decodes to, and the type to store.
   /// - Returns: The step.
   ///
   /// `Migration(2, .decodeJSONString("is_discount_provided", as: Bool.self))`
