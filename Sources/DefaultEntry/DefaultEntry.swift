@@ -9,6 +9,12 @@
 /// `static let launchCountKey: UserDefaults.Key<Int>` for the key's name, default,
 /// `reset`, and observation. Cost per read: one typed-key read (a lookup and, when the
 /// stored value changed, one decode).
+///
+/// - Parameters:
+///   - defaultValue: What the property reads while nothing readable is stored. It becomes
+///     the `default:` of the generated key, so it is evaluated once, when the key is made.
+///   - prefix: Put before the property's name to make the stored name; `"key_"` unless
+///     given.
 @attached(accessor)
 @attached(peer, names: suffixed(Key))
 public macro DefaultEntry<Value>(
@@ -19,6 +25,13 @@ public macro DefaultEntry<Value>(
 /// Declares an optional entry with no default: `@DefaultEntry<String> var nickname: String?`
 /// stores under `"key_nickname"` (or `prefixedWith + name`) and reads `nil` when nothing is
 /// stored; setting `nil` removes it.
+///
+/// - Parameters:
+///   - prefix: Put before the property's name to make the stored name; `"key_"` unless
+///     given.
+///
+/// `@DefaultEntry<String>(prefixedWith: "app.") var nickname: String?` stores under
+/// `"app.nickname"`.
 @attached(accessor)
 @attached(peer, names: suffixed(Key))
 public macro DefaultEntry<Value>(prefixedWith prefix: String = "key_") =
@@ -26,6 +39,11 @@ public macro DefaultEntry<Value>(prefixedWith prefix: String = "key_") =
 
 /// Declares an entry stored under exactly `key`, with a default:
 /// `@DefaultEntry("com.app.launches", default: 0) var launchCount: Int`.
+///
+/// - Parameters:
+///   - key: The exact name the value is stored under.
+///   - defaultValue: What the property reads while nothing readable is stored. It becomes
+///     the `default:` of the generated key, so it is evaluated once, when the key is made.
 @attached(accessor)
 @attached(peer, names: suffixed(Key))
 public macro DefaultEntry<Value>(_ key: String, default defaultValue: Value) =
@@ -33,6 +51,9 @@ public macro DefaultEntry<Value>(_ key: String, default defaultValue: Value) =
 
 /// Declares an optional entry stored under exactly `key`:
 /// `@DefaultEntry<String>("com.app.nickname") var nickname: String?`.
+///
+/// - Parameters:
+///   - key: The exact name the value is stored under.
 @attached(accessor)
 @attached(peer, names: suffixed(Key))
 public macro DefaultEntry<Value>(_ key: String) =
@@ -40,6 +61,12 @@ public macro DefaultEntry<Value>(_ key: String) =
 
 /// Declares an optional entry with no default, its type taken from the declaration:
 /// `@DefaultEntry var nickname: String?` is `@DefaultEntry<String> var nickname: String?`.
+///
+/// - Parameters:
+///   - prefix: Put before the property's name to make the stored name; `"key_"` unless
+///     given.
+///
+/// `@DefaultEntry(prefixedWith: "app.") var nickname: String?` stores under `"app.nickname"`.
 @attached(accessor)
 @attached(peer, names: suffixed(Key))
 public macro DefaultEntry(prefixedWith prefix: String = "key_") =
@@ -47,6 +74,9 @@ public macro DefaultEntry(prefixedWith prefix: String = "key_") =
 
 /// Declares an optional entry stored under exactly `key`, its type taken from the
 /// declaration: `@DefaultEntry("com.app.nickname") var nickname: String?`.
+///
+/// - Parameters:
+///   - key: The exact name the value is stored under.
 @attached(accessor)
 @attached(peer, names: suffixed(Key))
 public macro DefaultEntry(_ key: String) =
@@ -54,6 +84,11 @@ public macro DefaultEntry(_ key: String) =
 
 /// `default: nil`, the same as no default: `@DefaultEntry(default: nil) var nickname: String?`.
 /// (Only `nil` fits `Never?`; the macro checks that the property is optional.)
+///
+/// - Parameters:
+///   - defaultValue: `nil`, the only value of `Never?`.
+///   - prefix: Put before the property's name to make the stored name; `"key_"` unless
+///     given.
 @attached(accessor)
 @attached(peer, names: suffixed(Key))
 public macro DefaultEntry(default defaultValue: Never?, prefixedWith prefix: String = "key_") =
@@ -61,6 +96,10 @@ public macro DefaultEntry(default defaultValue: Never?, prefixedWith prefix: Str
 
 /// `default: nil` with an explicit key, the same as no default:
 /// `@DefaultEntry("com.app.nickname", default: nil) var nickname: String?`.
+///
+/// - Parameters:
+///   - key: The exact name the value is stored under.
+///   - defaultValue: `nil`, the only value of `Never?`.
 @attached(accessor)
 @attached(peer, names: suffixed(Key))
 public macro DefaultEntry(_ key: String, default defaultValue: Never?) =

@@ -12,7 +12,14 @@ public struct JSONCoding: Sendable {
   /// The decoder, or `nil` for the library's default settings.
   let decoder: JSONDecoder
 
-  /// A pair built from the given coders.
+  /// A pair built from the given coders; a coder left out gets the library's settings (sorted
+  /// keys, non-finite numbers as strings).
+  ///
+  /// - Parameters:
+  ///   - encoder: The encoder for storing values, or `nil` for the library's settings.
+  ///   - decoder: The decoder for reading them back, or `nil` for the library's settings.
+  ///
+  /// `let coding = JSONCoding(decoder: JSONDecoder())`
   public init(encoder: JSONEncoder? = nil, decoder: JSONDecoder? = nil) {
     self.encoder = encoder ?? Self.makeEncoder()
     self.decoder = decoder ?? Self.makeDecoder()

@@ -19,11 +19,24 @@ import Foundation
 /// `Date` object for a `Date`) and strict otherwise: a value of another type or out of
 /// range throws ``DefaultsError`` with ``DefaultsDiagnostic/Kind/wrongType``.
 public protocol PropertyListValue {
-  /// The property-list object handed to `UserDefaults`. Throws when the value cannot be
-  /// stored (for example a non-property-list element inside `[Any]`).
+  /// The property-list object handed to `UserDefaults`.
+  ///
+  /// - Returns: The object to store: the value itself, or its stored form (see the table in
+  ///   ``PropertyListValue``).
+  /// - Throws: ``DefaultsError`` when the value cannot be stored (for example a
+  ///   non-property-list element inside `[Any]`).
+  ///
+  /// `let object = try [1, 2, 3].propertyListObject()`
   func propertyListObject() throws(DefaultsError) -> Any
 
   /// Reads a value back from the object a `UserDefaults` returned.
+  ///
+  /// - Parameters:
+  ///   - object: The stored object, as `object(forKey:)` returns it.
+  /// - Throws: ``DefaultsError`` with ``DefaultsDiagnostic/Kind/wrongType`` when `object` is of
+  ///   another type or out of range for this one.
+  ///
+  /// `let count = try Int(propertyListObject: stored)`
   init(propertyListObject object: Any) throws(DefaultsError)
 }
 

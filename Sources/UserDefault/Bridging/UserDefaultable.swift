@@ -23,7 +23,12 @@ import Foundation
 public protocol UserDefaultable {
   /// The property-list form the value is stored as.
   associatedtype BaseType: PropertyListValue
-  /// Makes a value from its stored form; `nil` when the stored form is not a valid value.
+  /// Makes a value from its stored form.
+  ///
+  /// - Parameters:
+  ///   - storableValue: The stored form, already read back as a ``BaseType``.
+  ///
+  /// `let warm = Celsius(storableValue: 21.5)`
   init?(storableValue: BaseType)
   /// The form the value is stored as.
   var storableValue: BaseType { get }
@@ -33,10 +38,25 @@ public protocol UserDefaultable {
   /// The library calls this rather than ``storableValue`` so that a failure (a JSON
   /// encoding error, say) is reported and nothing is written. The default returns
   /// `value.storableValue`.
+  ///
+  /// - Parameters:
+  ///   - value: The value to store.
+  /// - Returns: The form `value` is stored as.
+  /// - Throws: ``DefaultsError`` when `value` has no stored form; the default never throws.
+  ///
+  /// `let degrees = try Celsius.storableValue(of: Celsius(storableValue: 21.5)!)`
   static func storableValue(of value: Self) throws(DefaultsError) -> BaseType
 
   /// The value whose stored form is `base`, or an error that says why `base` is not one.
-  /// The default calls ``init(storableValue:)``.
+  ///
+  /// - Parameters:
+  ///   - base: The stored form, already read back as a ``BaseType``.
+  /// - Returns: The value `base` stands for.
+  /// - Throws: ``DefaultsError`` with ``DefaultsDiagnostic/Kind/undecodableValue`` when `base`
+  ///   is not a valid value; the default calls ``init(storableValue:)`` and throws when it
+  ///   returns `nil`.
+  ///
+  /// `let warm = try Celsius.decoded(from: 21.5)`
   static func decoded(from base: BaseType) throws(DefaultsError) -> Self
 }
 
@@ -60,6 +80,12 @@ extension UserDefaultable {
   ///
   /// Goes through the same bridging, cache and observation as typed keys. Cost: one
   /// lookup, plus a decode when the stored value changed since the last read.
+  ///
+  /// - Parameters:
+  ///   - key: The name the value is stored under.
+  ///   - defaults: The store to read from.
+  ///
+  /// `let saved = Celsius(withKey: "temperature", in: .standard)`
   public init?(withKey key: String, in defaults: UserDefaults) {
     if let probe = EntryProbe.current {
       probe.record(key)
@@ -71,6 +97,15 @@ extension UserDefaultable {
   }
 
   /// Stores the value under `key`; an optional `nil` removes it.
+  ///
+  /// Cost: an encode, then the store's write (it tells observers and schedules saving). A
+  /// value that cannot be stored, or an invalid name, is reported and nothing is written.
+  ///
+  /// - Parameters:
+  ///   - defaults: The store to write to.
+  ///   - key: The name to store the value under.
+  ///
+  /// `Celsius(storableValue: 21.5)!.store(in: .standard, withKey: "temperature")`
   public func store(in defaults: UserDefaults, withKey key: String) {
     if let probe = EntryProbe.current {
       probe.record(key)

@@ -39,6 +39,14 @@ public struct DefaultsDiagnostic: Sendable, CustomStringConvertible {
   public let message: String
 
   /// Creates an event; the library makes these, tests may too.
+  ///
+  /// - Parameters:
+  ///   - kind: What kind of problem was met.
+  ///   - key: The stored name concerned, or `nil`.
+  ///   - suite: The suite concerned, or `nil` for the standard suite or when unknown.
+  ///   - message: A sentence for a developer: what happened and what the library did.
+  ///
+  /// `let event = DefaultsDiagnostic(kind: .wrongType, key: "theme", suite: nil, message: "…")`
   public init(kind: Kind, key: String?, suite: String?, message: String) {
     self.kind = kind
     self.key = key

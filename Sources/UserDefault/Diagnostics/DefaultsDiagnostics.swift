@@ -26,7 +26,14 @@ public enum DefaultsDiagnostics {
     set { current.withLock { $0 = newValue } }
   }
 
-  /// Sends an event to the current handler.
+  /// Sends an event to the current handler, on the calling thread.
+  ///
+  /// Cost: a lock to read the handler (not held while it runs), plus whatever the handler does.
+  ///
+  /// - Parameters:
+  ///   - event: The problem to report.
+  ///
+  /// `DefaultsDiagnostics.report(event)`
   public static func report(_ event: DefaultsDiagnostic) {
     let handler = current.withLock { $0 }
     handler(event)

@@ -11,6 +11,12 @@ public struct DefaultsError: Error, Sendable, Equatable, CustomStringConvertible
   public let message: String
 
   /// Creates an error.
+  ///
+  /// - Parameters:
+  ///   - kind: Which diagnostic the error becomes when it is reported.
+  ///   - message: A sentence that says what was wrong, for a developer.
+  ///
+  /// `throw DefaultsError(.refusedValue, "a closure is not a property list")`
   public init(_ kind: DefaultsDiagnostic.Kind, _ message: String) {
     self.kind = kind
     self.message = message

@@ -6,6 +6,12 @@ extension UserDefaults.Key {
   ///
   /// Same cost as `defaults[key]` plus one atomic load, which lets the key-path wrapper
   /// learn the entry's key and default by running its getter (see `EntryProbe`).
+  ///
+  /// - Parameters:
+  ///   - defaults: The store to read from.
+  /// - Returns: The stored value, or the key's default when nothing readable is stored.
+  ///
+  /// `let count = UserDefaults.launchCountKey.value(in: .standard)`
   @inlinable
   public func value(in defaults: UserDefaults) -> Value {
     if EntryProbe.isInstalledAnywhere, let probed = valueUnderProbe() { return probed }
@@ -14,6 +20,15 @@ extension UserDefaults.Key {
 
   /// Stores `value` under this key in `defaults` (`nil` on an optional key removes it):
   /// what a property declared with `@DefaultEntry` writes.
+  ///
+  /// Cost: an encode and the store's write; a value that cannot be stored is reported and
+  /// nothing is written.
+  ///
+  /// - Parameters:
+  ///   - value: The value to store.
+  ///   - defaults: The store to write to.
+  ///
+  /// `UserDefaults.launchCountKey.store(3, in: .standard)`
   @inlinable
   public func store(_ value: Value, in defaults: UserDefaults) {
     if EntryProbe.isInstalledAnywhere, recordUnderProbe() { return }

@@ -46,6 +46,17 @@ extension UserDefaults {
     }
 
     /// A key whose value reads as `defaultValue` when nothing is stored.
+    ///
+    /// Making a key registers it with ``KeyRegistry`` (a collision is reported) and checks
+    /// its name (an invalid name is reported and its writes are refused).
+    ///
+    /// - Parameters:
+    ///   - name: The name the value is stored under.
+    ///   - defaultValue: What the key reads as when nothing readable is stored.
+    ///   - file: Where the key is declared, for the key registry.
+    ///   - line: Where the key is declared, for the key registry.
+    ///
+    /// `static let launchCount = Key<Int>("launchCount", default: 0)`
     public convenience init(
       _ name: String, default defaultValue: Value, file: StaticString = #fileID, line: UInt = #line
     ) {
@@ -54,6 +65,14 @@ extension UserDefaults {
 
     /// A key whose default is computed on each read that finds nothing stored (never when
     /// the key is made), for defaults such as "now" or values from the environment.
+    ///
+    /// - Parameters:
+    ///   - name: The name the value is stored under.
+    ///   - makeDefault: Makes the default; called on each read that finds nothing readable.
+    ///   - file: Where the key is declared, for the key registry.
+    ///   - line: Where the key is declared, for the key registry.
+    ///
+    /// `static let firstLaunch = Key<Date>("firstLaunch", default: { Date() })`
     public convenience init(
       _ name: String, default makeDefault: @escaping @Sendable () -> Value,
       file: StaticString = #fileID, line: UInt = #line
@@ -62,6 +81,13 @@ extension UserDefaults {
     }
 
     /// An optional key, `nil` when nothing is stored.
+    ///
+    /// - Parameters:
+    ///   - name: The name the value is stored under.
+    ///   - file: Where the key is declared, for the key registry.
+    ///   - line: Where the key is declared, for the key registry.
+    ///
+    /// `static let nickname = Key<String?>("nickname")`
     public convenience init<Wrapped>(
       _ name: String, file: StaticString = #fileID, line: UInt = #line
     ) where Value == Wrapped? {

@@ -98,13 +98,26 @@ public enum KeyRegistry {
 // MARK: - Export
 
 extension KeyRegistry {
-  /// The declarations that can be used with `suite` (those bound to it and typed keys,
-  /// which fit any suite); every declaration when `suite` is `nil`.
+  /// The declarations that can be used with `suite`: those bound to it and typed keys, which
+  /// fit any suite. Cost: a lock and a copy of the registry.
+  ///
+  /// - Parameters:
+  ///   - suite: A suite name; `nil` for every declaration.
+  /// - Returns: The declarations, sorted by stored name.
+  ///
+  /// `let keys = KeyRegistry.declarations(usableIn: "group.app")`
   public static func declarations(usableIn suite: String?) -> [Declaration] {
     declarations.filter { suite == nil || $0.suite == nil || $0.suite == suite }
   }
 
-  /// One line per declaration: name, type, default, suite, where it was declared.
+  /// One line per declaration, fields separated by tabs: name, type, default, suite, where it
+  /// was declared.
+  ///
+  /// - Parameters:
+  ///   - suite: A suite name to list only what can be used with it; `nil` for everything.
+  /// - Returns: The lines, joined by newlines; empty when nothing is declared.
+  ///
+  /// `print(KeyRegistry.exportText())`
   public static func exportText(suite: String? = nil) -> String {
     declarations(usableIn: suite).map { declaration in
       "\(declaration.name)\t\(declaration.valueType)\tdefault \(declaration.defaultValue ?? "none")"
@@ -113,6 +126,12 @@ extension KeyRegistry {
   }
 
   /// The declarations as a JSON array (sorted keys, one object per declaration).
+  ///
+  /// - Parameters:
+  ///   - suite: A suite name to list only what can be used with it; `nil` for everything.
+  /// - Returns: UTF-8 JSON text; `[]` when nothing is declared or encoding fails.
+  ///
+  /// `let json = KeyRegistry.exportJSON(suite: "group.app")`
   public static func exportJSON(suite: String? = nil) -> Data {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

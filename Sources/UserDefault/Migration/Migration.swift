@@ -8,6 +8,13 @@ public struct Migration {
   public let step: MigrationStep
 
   /// A migration to `version`, doing `step`.
+  ///
+  /// - Parameters:
+  ///   - version: The schema version the suite has once the step ran; positive, and greater
+  ///     than the version of the migration before it.
+  ///   - step: What the migration does.
+  ///
+  /// `let migration = Migration(1, .rename("userName", to: "profile.name"))`
   public init(_ version: Int, _ step: MigrationStep) {
     self.version = version
     self.step = step
@@ -26,6 +33,14 @@ public struct MigrationStep {
   let apply: (UserDefaults) throws(DefaultsError) -> Void
 
   /// A step that runs `body` on the suite; for changes the other steps do not cover.
+  ///
+  /// - Parameters:
+  ///   - summary: A short description, for errors and logs.
+  ///   - body: The change; it is given the suite being migrated and must give the same
+  ///     result when run twice on the same values.
+  /// - Returns: The step.
+  ///
+  /// `let step = MigrationStep.custom("clear launches") { $0.removeValue(forKey: "launches") }`
   public static func custom(
     _ summary: String, _ body: @escaping (UserDefaults) throws(DefaultsError) -> Void
   ) -> MigrationStep {
@@ -34,6 +49,14 @@ public struct MigrationStep {
 
   /// Moves the stored value of `old` to `new` unchanged (nothing happens when `old` holds
   /// nothing; a value already under `new` is replaced).
+  ///
+  /// - Parameters:
+  ///   - old: The name the value is stored under now.
+  ///   - new: The name to store it under.
+  /// - Returns: The step. When it runs, an invalid `new` name makes it throw
+  ///   ``DefaultsError`` and nothing is moved.
+  ///
+  /// `Migration(1, .rename("userName", to: "profile.name"))`
   public static func rename(_ old: String, to new: String) -> MigrationStep {
     custom("rename \(old) to \(new)") { defaults throws(DefaultsError) in
       guard let object = defaults.object(forKey: old) else { return }
@@ -45,6 +68,19 @@ public struct MigrationStep {
   /// Replaces the value under `key`, read as `Old`, with `transform(old)` stored as
   /// `New`. A value that is not an `Old`, or that `transform` turns into `nil`, is left as
   /// it is and reported: a migration never drops data it cannot read.
+  ///
+  /// Cost when it runs: one decode and one encode, through the library's value bridge.
+  ///
+  /// - Parameters:
+  ///   - key: The name the value is stored under.
+  ///   - from: The type the value is stored as now, `Old`.
+  ///   - to: The type to store it as, `New`.
+  ///   - transform: Turns the old value into the new one; `nil` leaves the value as it is.
+  /// - Returns: The step.
+  ///
+  /// ```swift
+  /// Migration(2, .convert("volume", from: Int.self, to: Double.self) { Double($0) / 100 })
+  /// ```
   public static func convert<Old, New>(
     _ key: String, from _: Old.Type, to _: New.Type, _ transform: @escaping (Old) -> New?
   ) -> MigrationStep {
@@ -76,6 +112,16 @@ public struct MigrationStep {
   /// Reads a value that an older release stored as a JSON string (the first string-key
   /// `@UserDefault` design stored every value that way) and stores it the way the library
   /// stores `Value` now: `Bool` as a Boolean, a `Codable` struct as JSON, and so on.
+  ///
+  /// A stored value that is not a string, or not JSON for a `Value`, is left as it is and
+  /// reported.
+  ///
+  /// - Parameters:
+  ///   - key: The name the JSON string is stored under.
+  ///   - as: The type the JSON decodes to, and the type to store.
+  /// - Returns: The step.
+  ///
+  /// `Migration(2, .decodeJSONString("is_discount_provided", as: Bool.self))`
   public static func decodeJSONString<Value: Decodable>(_ key: String, as _: Value.Type)
     -> MigrationStep
   {
@@ -86,6 +132,16 @@ public struct MigrationStep {
 
   /// Moves the values of `keys` to `destination` (another suite), removing them here.
   /// The destination is written first, so an interrupted move leaves both copies, never none.
+  ///
+  /// Cost when it runs: the values are written to `destination` and saved there (a disk
+  /// write for a store with a file) before they are removed here.
+  ///
+  /// - Parameters:
+  ///   - keys: The names whose values to move; names with nothing stored are skipped.
+  ///   - destination: The suite to move them to.
+  /// - Returns: The step.
+  ///
+  /// `Migration(3, .move(["theme"], to: UserDefaults(suiteName: "group.app")!))`
   public static func move(_ keys: [String], to destination: UserDefaults) -> MigrationStep {
     custom("move \(keys.joined(separator: ", "))") { defaults throws(DefaultsError) in
       var moved: [String] = []
@@ -100,6 +156,12 @@ public struct MigrationStep {
   }
 
   /// Removes the values of `keys`.
+  ///
+  /// - Parameters:
+  ///   - keys: The names whose values to remove.
+  /// - Returns: The step.
+  ///
+  /// `Migration(3, .drop(["legacyFlag"]))`
   public static func drop(_ keys: [String]) -> MigrationStep {
     custom("drop \(keys.joined(separator: ", "))") { defaults throws(DefaultsError) in
       for key in keys { defaults.access.remove(key) }

@@ -25,25 +25,50 @@ public struct Migrations {
   /// The migrations, in the order given.
   public let migrations: [Migration]
 
-  /// Migrations given as a list; versions must increase and be positive.
+  /// Migrations given as a list; versions must increase and be positive (checked by
+  /// ``run(on:)``).
+  ///
+  /// - Parameters:
+  ///   - migrations: The migrations, in the order they run.
+  ///
+  /// `let migrations = Migrations([Migration(1, .drop(["legacyFlag"]))])`
   public init(_ migrations: [Migration]) {
     self.migrations = migrations
   }
 
   /// Migrations given one per line.
+  ///
+  /// - Parameters:
+  ///   - build: A closure listing one ``Migration`` per line, in the order they run.
+  ///
+  /// `let migrations = Migrations { Migration(1, .drop(["legacyFlag"])) }`
   public init(@MigrationListBuilder _ build: () -> [Migration]) {
     self.init(build())
   }
 
-  /// The version `defaults` has reached (0 when no migration ever ran).
+  /// The version `defaults` has reached. Cost: one read of ``versionKey``.
+  ///
+  /// - Parameters:
+  ///   - defaults: The suite to ask.
+  /// - Returns: The version of the last migration run on it; 0 when no migration ever ran.
+  ///
+  /// `let version = Migrations.version(of: .standard)`
   public static func version(of defaults: UserDefaults) -> Int {
     defaults.access.value(versionDescriptor)
   }
 
-  /// Runs the migrations `defaults` has not run yet, in order; returns the versions run.
+  /// Runs the migrations `defaults` has not run yet, in order.
   ///
-  /// Throws ``DefaultsError`` when the versions do not increase, when a step throws (the
-  /// steps before it stay applied and recorded), or when a store cannot write its file.
+  /// On a ``PreferencesStore`` with a file this holds the file lock throughout and writes
+  /// the file once per step (see ``Migrations``).
+  ///
+  /// - Parameters:
+  ///   - defaults: The suite to migrate.
+  /// - Returns: The versions run, in order; empty when the suite was up to date.
+  /// - Throws: ``DefaultsError`` when the versions do not increase, when a step throws (the
+  ///   steps before it stay applied and recorded), or when a store cannot write its file.
+  ///
+  /// `try migrations.run(on: .standard)`
   @discardableResult
   public func run(on defaults: UserDefaults) throws(DefaultsError) -> [Int] {
     var previous = 0
@@ -89,5 +114,11 @@ public struct Migrations {
 @resultBuilder
 public enum MigrationListBuilder {
   /// The migrations, in the order written.
+  ///
+  /// - Parameters:
+  ///   - migrations: One migration per line of the builder.
+  /// - Returns: The migrations as an array.
+  ///
+  /// `let list = MigrationListBuilder.buildBlock(Migration(1, .drop(["legacyFlag"])))`
   public static func buildBlock(_ migrations: Migration...) -> [Migration] { migrations }
 }

@@ -26,8 +26,12 @@ public enum FoundationSaving {
   private static let enabled = Lock(true)
 
   /// Saves every Foundation suite the library wrote since its last save, now, and waits.
-  /// Returns `false` (and reports) when a save failed. Cost per suite with unsaved keys:
-  /// one read of its file, one atomic replacement and two `fsync`s.
+  /// Cost per suite with unsaved keys: one read of its file, one atomic replacement and two
+  /// `fsync`s.
+  ///
+  /// - Returns: `true` when every save succeeded; `false` (and reported) when one failed.
+  ///
+  /// `FoundationSaving.saveNow()`
   @discardableResult
   public static func saveNow() -> Bool {
     var succeeded = true

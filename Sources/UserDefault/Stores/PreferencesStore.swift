@@ -49,6 +49,8 @@ open class PreferencesStore: UserDefaults {
   /// - Throws: ``DefaultsError`` of kind ``DefaultsDiagnostic/Kind/invalidSuite`` for a
   ///   name that is empty, `.`, `..`, or contains `/`, `..` or NUL. A directory that
   ///   cannot be used does not throw: it is reported, and the store keeps values in memory.
+  ///
+  /// `let store = try PreferencesStore(suiteName: "com.example.app")`
   public convenience init(
     suiteName: String?, directory: String? = nil, flushWindow: Duration = .milliseconds(100)
   ) throws(DefaultsError) {
@@ -84,6 +86,12 @@ open class PreferencesStore: UserDefaults {
 
   /// A store that touches no disk, with the same semantics otherwise. Each in-memory
   /// store is a suite of its own, whatever its name: two calls give two separate stores.
+  ///
+  /// - Parameters:
+  ///   - suiteName: The name diagnostics give the suite; it names no file and shares nothing.
+  /// - Returns: A new, empty store.
+  ///
+  /// `let store = PreferencesStore.inMemory()`
   public static func inMemory(suiteName: String? = nil) -> PreferencesStore {
     PreferencesStore(
       fileStore: FileStore(suite: suiteName, file: nil, flushWindow: .zero, problem: nil),
@@ -175,8 +183,15 @@ open class PreferencesStore: UserDefaults {
     (try? fileStore.flush()) != nil
   }
 
-  /// Makes every change so far durable, now, and waits. Throws (and reports) when the
-  /// file cannot be written; the changes stay in memory and are tried again next time.
+  /// Makes every change so far durable, now, and waits.
+  ///
+  /// Cost: the store's file lock and a `stat` of the file; with unsaved changes, one atomic
+  /// replacement of the file (plus a read and merge when another process changed it).
+  ///
+  /// - Throws: ``DefaultsError`` (also reported) when the file cannot be written; the
+  ///   changes stay in memory and are tried again next time.
+  ///
+  /// `try store.flush()`
   public func flush() throws(DefaultsError) {
     try fileStore.flush()
   }
@@ -184,6 +199,13 @@ open class PreferencesStore: UserDefaults {
   /// Writes the declarations of ``KeyRegistry`` that can be used with this suite to
   /// `<suite>.keys.json` next to the preferences file (mode 0600), where the `defaults`
   /// tool reads declared types and defaults. Call once the keys are declared, e.g. at launch.
+  ///
+  /// Cost: one JSON encode and one atomic file write.
+  ///
+  /// - Throws: ``DefaultsError`` of kind ``DefaultsDiagnostic/Kind/failedSave`` for an
+  ///   in-memory store, a store without a usable directory, or a file that cannot be written.
+  ///
+  /// `try store.publishKeyRegistry()`
   public func publishKeyRegistry() throws(DefaultsError) {
     guard let file = fileStore.file else {
       throw fileStore.fileProblem ?? DefaultsError(.failedSave, "an in-memory store has no file")
@@ -202,6 +224,12 @@ open class PreferencesStore: UserDefaults {
   }
 
   /// Checks the file for other processes' changes now, instead of at the next poll.
+  ///
+  /// Cost: a `stat` of the file; when another process changed it, the file lock, one read
+  /// and parse, and a write of this store's unsaved changes if any. Observers hear the
+  /// values that changed.
+  ///
+  /// `store.reload()`
   public func reload() {
     fileStore.reloadFromDisk()
   }

@@ -17,6 +17,8 @@ public final class DefaultsObservation: Sendable {
   }
 
   /// Stops the observation. Cost: one lock, and waiting for a delivery in progress.
+  ///
+  /// `observation.cancel()`
   public func cancel() {
     hub.remove(id)
     gate.close()

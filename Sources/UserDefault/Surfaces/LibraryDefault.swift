@@ -10,7 +10,13 @@ extension UserDefaults {
 
   /// A named suite: the library's store for it after
   /// ``PreferencesStore/makeLibraryDefault()``, else Foundation's
-  /// `UserDefaults(suiteName:)`. `nil` for a suite name the chosen store refuses.
+  /// `UserDefaults(suiteName:)`. Cost: one lock; the first call for a name makes its store.
+  ///
+  /// - Parameters:
+  ///   - name: The suite's name.
+  /// - Returns: The suite, or `nil` for a name the chosen store refuses.
+  ///
+  /// `let shared = UserDefaults.librarySuite(named: "group.app")`
   public static func librarySuite(named name: String) -> UserDefaults? {
     guard LibraryDefault.shared.standard != nil else { return UserDefaults(suiteName: name) }
     return LibraryDefault.shared.suite(named: name)
@@ -24,6 +30,12 @@ extension PreferencesStore {
   /// Call once at start-up, before the first read. The trade-off: code that calls
   /// `UserDefaults.standard` directly then reads Foundation's own cache of the same file,
   /// which sees the library's writes only after Foundation reloads it.
+  ///
+  /// - Returns: The store of the program's standard suite, now the library's default.
+  /// - Throws: ``DefaultsError`` when the store cannot be made (see
+  ///   ``PreferencesStore/init(suiteName:directory:flushWindow:)``).
+  ///
+  /// `try PreferencesStore.makeLibraryDefault()`
   @discardableResult
   public static func makeLibraryDefault() throws(DefaultsError) -> PreferencesStore {
     let store = try PreferencesStore(suiteName: nil)

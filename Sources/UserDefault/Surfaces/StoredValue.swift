@@ -30,17 +30,24 @@ public struct StoredValue<Value> {
   /// Whether a value is stored (registered defaults count as stored).
   public var hasStoredValue: Bool { defaults.access.hasStoredValue(key) }
 
-  /// Removes the stored value, so the property reads its default again.
+  /// Removes the stored value, so the property reads its default again. Cost: the store's
+  /// write (observers are told, saving is scheduled).
+  ///
+  /// `$firstName.removeObject()`
   public func removeObject() {
     defaults.access.remove(key)
   }
 
   /// Removes the stored value; the same as ``removeObject()``.
+  ///
+  /// `$firstName.reset()`
   public func reset() {
     removeObject()
   }
 
   /// Removes the stored value; the same as ``removeObject()``.
+  ///
+  /// `$firstName.remove()`
   public func remove() {
     removeObject()
   }
@@ -81,6 +88,15 @@ extension StoredValue {
 extension StoredValue where Value: Sendable {
   /// Calls `callback` after each change of this entry's value; see
   /// `UserDefaults.observe(_:initial:_:)`.
+  ///
+  /// - Parameters:
+  ///   - initial: Whether to call `callback` once now, with the current value as both old
+  ///     and new.
+  ///   - callback: Called on the writing thread, outside the library's locks, with the
+  ///     value before and after the change.
+  /// - Returns: The registration; the callback stops when it is cancelled or released.
+  ///
+  /// `let observation = $firstName.observe { change in print(change.newValue) }`
   public func observe(
     initial: Bool = false,
     _ callback: @escaping @Sendable (UserDefaults.KeyChange<Value>) -> Void
@@ -90,6 +106,13 @@ extension StoredValue where Value: Sendable {
 
   /// The current value (unless `initial` is false), then each new value; see
   /// `UserDefaults.updates(_:initial:)`.
+  ///
+  /// - Parameters:
+  ///   - initial: Whether the sequence starts with the current value.
+  /// - Returns: A sequence that buffers every value not yet consumed and stops listening
+  ///   when the consuming task is cancelled.
+  ///
+  /// `for await name in $firstName.updates() { print(name) }`
   public func updates(initial: Bool = true) -> AsyncStream<Value> {
     defaults.updates(descriptor(), initial: initial)
   }

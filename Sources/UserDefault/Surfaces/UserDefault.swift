@@ -35,6 +35,9 @@ public struct UserDefault<Value> {
 
   /// A value stored under `key`, reading `defaultValue` when nothing is stored.
   ///
+  /// Registers `key` with ``KeyRegistry`` and checks the name (an invalid name is reported
+  /// and its writes are refused).
+  ///
   /// - Parameters:
   ///   - key: The stored name.
   ///   - defaultValue: What the property reads when nothing (readable) is stored.
@@ -46,6 +49,8 @@ public struct UserDefault<Value> {
   ///   - decoder: The JSON decoder for those values.
   ///   - file: Where the property is declared, for the key registry.
   ///   - line: Where the property is declared, for the key registry.
+  ///
+  /// `@UserDefault("is_discount_provided", defaultValue: false) var isDiscountProvided: Bool`
   public init(
     _ key: String, defaultValue: Value, suite: UserDefaults? = nil, defaults: UserDefaults? = nil,
     encoder: JSONEncoder? = nil, decoder: JSONDecoder? = nil,
@@ -57,6 +62,19 @@ public struct UserDefault<Value> {
   }
 
   /// An optional value stored under `key`; `nil` when nothing is stored.
+  ///
+  /// - Parameters:
+  ///   - key: The stored name.
+  ///   - suite: The `UserDefaults` to use (`UserDefaults.libraryDefault`, normally
+  ///     `.standard`, when neither this nor `defaults` is given).
+  ///   - defaults: The same parameter under the other name the seed designs used.
+  ///   - encoder: The JSON encoder for values stored as JSON (`Codable` types that are
+  ///     neither property-list types nor `RawRepresentable`).
+  ///   - decoder: The JSON decoder for those values.
+  ///   - file: Where the property is declared, for the key registry.
+  ///   - line: Where the property is declared, for the key registry.
+  ///
+  /// `@UserDefault("default_user") var defaultUser: User?`
   public init<Wrapped>(
     _ key: String, suite: UserDefaults? = nil, defaults: UserDefaults? = nil,
     encoder: JSONEncoder? = nil, decoder: JSONDecoder? = nil,
@@ -82,7 +100,14 @@ public struct UserDefault<Value> {
 
   // MARK: Typed keys
 
-  /// The value of a typed key, in `defaults`.
+  /// The value of a typed key, in `defaults`. The key was registered and checked when it was
+  /// made.
+  ///
+  /// - Parameters:
+  ///   - key: The typed key: its stored name, type and default.
+  ///   - defaults: The store to use; `UserDefaults.libraryDefault` unless given.
+  ///
+  /// `@UserDefault(.theme) var theme`
   public init(_ key: UserDefaults.Key<Value>, defaults: UserDefaults = .libraryDefault)
   where Value: Sendable {
     self.source = .key(key.descriptor)
@@ -93,6 +118,14 @@ public struct UserDefault<Value> {
 
   /// The value of an entry declared on `UserDefaults` (by `@DefaultEntry` or by hand with
   /// ``UserDefaultable/init(withKey:in:)`` and ``UserDefaultable/store(in:withKey:)``).
+  ///
+  /// Reads and writes run the entry's getter and setter on `defaults`.
+  ///
+  /// - Parameters:
+  ///   - keyPath: The entry, as a key path of `UserDefaults`.
+  ///   - defaults: The store to use; `UserDefaults.libraryDefault` unless given.
+  ///
+  /// `@UserDefault(\.exampleWithDefault) var example`
   public init(
     _ keyPath: ReferenceWritableKeyPath<UserDefaults, Value>,
     defaults: UserDefaults = .libraryDefault
@@ -104,6 +137,12 @@ public struct UserDefault<Value> {
   // MARK: Value
 
   /// The stored value, or the default when nothing readable is stored.
+  ///
+  /// Reading costs a lookup plus, when the stored value changed since the last read, one
+  /// decode. Writing costs an encode and the store's write; a value that cannot be stored is
+  /// reported and nothing is written.
+  ///
+  /// `settings.isDiscountProvided = true`
   public var wrappedValue: Value {
     get {
       switch source {
@@ -120,6 +159,8 @@ public struct UserDefault<Value> {
   }
 
   /// The stored entry: its key, removal, and whether it holds the default.
+  ///
+  /// `$isDiscountProvided.removeObject()`
   public var projectedValue: StoredValue<Value> {
     switch source {
     case .key(let key):

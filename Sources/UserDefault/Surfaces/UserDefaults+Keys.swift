@@ -7,6 +7,12 @@ extension UserDefaults {
   /// Reading costs a lookup plus, when the stored value changed since the last read, one
   /// decode (decoded values are cached per suite). A stored value that cannot be read returns the
   /// default and is reported. Writing costs an encode and the store's write.
+  ///
+  /// - Parameters:
+  ///   - key: The typed key.
+  /// - Returns: The stored value, or the key's default when nothing readable is stored.
+  ///
+  /// `let theme = defaults[.theme]`
   @inlinable
   public subscript<Value>(key: Key<Value>) -> Value {
     get { access.value(key.descriptor) }
@@ -14,24 +20,48 @@ extension UserDefaults {
   }
 
   /// Removes the stored values of `keys`, so they read as their defaults.
+  ///
+  /// - Parameters:
+  ///   - keys: Typed keys of any value types.
+  ///
+  /// `defaults.reset(.theme, .fontSize)`
   public func reset(_ keys: Keys...) {
     reset(keys)
   }
 
   /// Removes the stored values of `keys`, so they read as their defaults.
+  ///
+  /// - Parameters:
+  ///   - keys: Typed keys of any value types.
+  ///
+  /// `defaults.reset([.theme, .fontSize])`
   public func reset(_ keys: [Keys]) {
     let access = self.access
     for case let key as any NamedKey in keys { access.remove(key.name) }
   }
 
-  /// Whether the current value of `key` equals its default: true whenever nothing
-  /// readable is stored, even for a computed default that differs on each read.
+  /// Whether the current value of `key` equals its default. Cost: one read and, for a
+  /// stored value, a comparison.
+  ///
+  /// - Parameters:
+  ///   - key: The typed key.
+  /// - Returns: `true` whenever nothing readable is stored, even for a computed default
+  ///   that differs on each read; otherwise whether the stored value equals the default.
+  ///
+  /// `let untouched = defaults.isDefaultValue(.theme)`
   public func isDefaultValue<Value: Equatable>(_ key: Key<Value>) -> Bool {
     guard let stored = access.read(key.descriptor) else { return true }
     return stored == key.defaultValue
   }
 
-  /// Whether a value is stored under `key` (registered defaults count as stored).
+  /// Whether a value is stored under `key` (registered defaults count as stored). Cost: one
+  /// lookup, no decode.
+  ///
+  /// - Parameters:
+  ///   - key: The typed key.
+  /// - Returns: `true` when anything is stored under the key's name, readable or not.
+  ///
+  /// `let chosen = defaults.hasStoredValue(.theme)`
   public func hasStoredValue<Value>(_ key: Key<Value>) -> Bool {
     access.hasStoredValue(key.name)
   }

@@ -15,9 +15,18 @@ extension UserDefaults {
   /// `didChangeNotification`. Writing a value equal to the stored one does not call it.
   ///
   /// The callback runs on the writing thread after the store holds the new value, outside
-  /// the library's locks, so it may read and write defaults. With `initial: true` it is
-  /// also called once now with the current value as both old and new. Cost of a write
-  /// while observed: one extra read of the old stored object and one decode per observer.
+  /// the library's locks, so it may read and write defaults. Cost of a write while
+  /// observed: one extra read of the old stored object and one decode per observer.
+  ///
+  /// - Parameters:
+  ///   - key: The key to observe.
+  ///   - initial: Whether to call `callback` once now, with the current value as both old
+  ///     and new.
+  ///   - callback: Given the value before and after each change.
+  /// - Returns: The registration; the callback stops when it is cancelled or released, so
+  ///   keep it as long as you want to hear changes.
+  ///
+  /// `let observation = defaults.observe(.theme) { change in apply(change.newValue) }`
   public func observe<Value>(
     _ key: Key<Value>, initial: Bool = false,
     _ callback: @escaping @Sendable (KeyChange<Value>) -> Void
@@ -28,6 +37,13 @@ extension UserDefaults {
   /// The current value of `key` (unless `initial` is false), then its value after each
   /// change, in order. The sequence buffers every value not yet consumed (unbounded),
   /// ends when the consuming task is cancelled, and then stops listening.
+  ///
+  /// - Parameters:
+  ///   - key: The key to follow.
+  ///   - initial: Whether the sequence starts with the current value.
+  /// - Returns: The values, as an asynchronous sequence.
+  ///
+  /// `for await theme in defaults.updates(.theme) { apply(theme) }`
   public func updates<Value>(_ key: Key<Value>, initial: Bool = true) -> AsyncStream<Value> {
     updates(key.descriptor, initial: initial)
   }
@@ -38,6 +54,12 @@ extension UserDefaults {
   /// ```swift
   /// for await _ in defaults.updates([.theme, .fontSize]) { render(defaults[.theme], defaults[.fontSize]) }
   /// ```
+  ///
+  /// - Parameters:
+  ///   - keys: The keys to follow, typed keys of any value types.
+  ///   - initial: Whether the sequence starts with the name of each key.
+  /// - Returns: The stored names of the keys that changed, as an asynchronous sequence that
+  ///   buffers every name not yet consumed and stops listening when its task is cancelled.
   public func updates(_ keys: [Keys], initial: Bool = true) -> AsyncStream<String> {
     let names = keys.compactMap { ($0 as? any NamedKey)?.name }
     let access = self.access
@@ -57,6 +79,13 @@ extension UserDefaults {
   /// Calls `callback` with the stored name of each key of this suite whose value changes
   /// (through the library, or in another process for a ``PreferencesStore``). For tools
   /// and logs; an app usually observes its own keys.
+  ///
+  /// - Parameters:
+  ///   - callback: Given the stored name of each changed key, on the writing thread,
+  ///     outside the library's locks.
+  /// - Returns: The registration; the callback stops when it is cancelled or released.
+  ///
+  /// `let observation = defaults.observeChanges { name in print("changed:", name) }`
   public func observeChanges(_ callback: @escaping @Sendable (_ name: String) -> Void)
     -> DefaultsObservation
   {
@@ -73,6 +102,13 @@ extension UserDefaults {
   /// The changes are still stored, saved, seen by other processes, and reported to the
   /// Observation framework (so views stay correct). Applies to writes made on the calling
   /// thread or task during `body`, in every suite.
+  ///
+  /// - Parameters:
+  ///   - body: The work whose writes observers should not hear.
+  /// - Returns: What `body` returns.
+  /// - Throws: What `body` throws.
+  ///
+  /// `defaults.withoutPropagation { defaults[.theme] = .dark }`
   public func withoutPropagation<Result>(_ body: () throws -> Result) rethrows -> Result {
     try ChangeHub.$isPropagationSuppressed.withValue(true) { try body() }
   }

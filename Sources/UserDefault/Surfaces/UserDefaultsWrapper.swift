@@ -24,6 +24,18 @@ public struct UserDefaultsWrapper<Value> {
 
   /// A value stored under `key`, reading `defaultValue` when nothing is stored. For an
   /// optional property, assigning `nil` removes the stored value, so it reads the default.
+  ///
+  /// Registers `key` with ``KeyRegistry`` and checks the name (an invalid name is reported
+  /// and its writes are refused).
+  ///
+  /// - Parameters:
+  ///   - key: The stored name.
+  ///   - defaultValue: What the property reads when nothing readable is stored.
+  ///   - userDefaults: The store to use; `UserDefaults.libraryDefault` unless given.
+  ///   - file: Where the property is declared, for the key registry.
+  ///   - line: Where the property is declared, for the key registry.
+  ///
+  /// `@UserDefaultsWrapper(key: "FirstName", default: "John") var firstName: String`
   public init(
     key: String, default defaultValue: Value, userDefaults: UserDefaults = .libraryDefault,
     file: StaticString = #fileID, line: UInt = #line
@@ -34,6 +46,14 @@ public struct UserDefaultsWrapper<Value> {
   }
 
   /// An optional value stored under `key`; `nil` when nothing is stored.
+  ///
+  /// - Parameters:
+  ///   - key: The stored name.
+  ///   - userDefaults: The store to use; `UserDefaults.libraryDefault` unless given.
+  ///   - file: Where the property is declared, for the key registry.
+  ///   - line: Where the property is declared, for the key registry.
+  ///
+  /// `@UserDefaultsWrapper(key: "Age") var age: Int?`
   public init<Wrapped>(
     key: String, userDefaults: UserDefaults = .libraryDefault,
     file: StaticString = #fileID, line: UInt = #line
@@ -51,6 +71,12 @@ public struct UserDefaultsWrapper<Value> {
   }
 
   /// The stored value, or the default when nothing readable is stored.
+  ///
+  /// Reading costs a lookup plus, when the stored value changed since the last read, one
+  /// decode. Writing costs an encode and the store's write; a value that cannot be stored is
+  /// reported and nothing is written.
+  ///
+  /// `user.firstName = "Ada"`
   public var wrappedValue: Value {
     get { userDefaults.access.value(key) }
     nonmutating set { userDefaults.access.write(newValue, for: key) }
