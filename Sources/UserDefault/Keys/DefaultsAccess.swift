@@ -106,18 +106,18 @@ struct DefaultsAccess: Sendable {
     return value
   }
 
-  /// The value an observer is given for a stored object: decoded, or the key's default
-  /// when nothing is stored or the object cannot be read (reported, as a read reports
-  /// it). Nothing is cached: the object may already be an old one.
-  func observedValue<Value>(_ object: Any?, _ key: KeyDescriptor<Value>) -> Value {
-    guard let object else { return key.defaultValue.value }
+  /// The value an observer is given for a stored object: decoded, or `nil` (for the key's
+  /// default) when nothing is stored or the object cannot be read (reported, as a read
+  /// reports it). Nothing is cached: the object may already be an old one.
+  func observedValue<Value>(_ object: Any?, _ key: KeyDescriptor<Value>) -> Value? {
+    guard let object else { return nil }
     do {
       return try key.bridge.decode(object)
     } catch {
       DefaultsDiagnostics.report(
         error.kind, key: key.name, suite: suite.name,
         "\(error.message); observers are given the default instead")
-      return key.defaultValue.value
+      return nil
     }
   }
 
