@@ -83,7 +83,10 @@ final class FileStore: StoreBackend {
     let timer = DispatchSource.makeTimerSource(queue: DispatchQueue.global(qos: .utility))
     let interval = Self.dispatchInterval(PreferencesStore.pollInterval)
     timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(20))
-    timer.setEventHandler { [weak self] in self?.reloadFromDisk() }
+    // Strong, not weak: a weak reference gives the store a side table, and then every
+    // retain and release of it (one pair per read) takes the runtime's slow path, about
+    // 30 ns. The cycle ends when ``detach()`` cancels the timer, which drops its handler.
+    timer.setEventHandler { [self] in reloadFromDisk() }
     let replaced = state.withLock { guarded in
       defer { guarded.state.poller = timer }
       return guarded.state.poller
@@ -108,6 +111,11 @@ final class FileStore: StoreBackend {
 
   func object(forKey name: String) -> Any? {
     state.withLock { $0.state.values[name] ?? $0.state.registered[name] }
+  }
+
+  func object(forKey name: String, tracking path: TrackedKeys.Path) -> Any? {
+    context.hub.tracking.access(path)
+    return state.withLock { $0.state.values[name] ?? $0.state.registered[name] }
   }
 
   func dictionaryRepresentation() -> [String: Any] {
