@@ -184,3 +184,32 @@ struct DefaultsAccess: Sendable {
     backend.update(name, to: object, trackingPath: trackingPath)
   }
 }
+
+// MARK: Names resolved once
+
+/// A stored name resolved for `Value` once (its bridge, its Observation key path, its
+/// name check), for front doors that name keys at run time and keep what they resolved:
+/// `SafeDefaults` resolves each key once per thread instead of on every call.
+@usableFromInline
+package struct ResolvedName<Value> {
+  @usableFromInline let descriptor: KeyDescriptor<Value?>
+
+  @usableFromInline
+  package init(_ name: String) {
+    descriptor = KeyDescriptor(name: name, bridge: .shared, defaultValue: .constant(nil))
+  }
+}
+
+extension UserDefaults {
+  /// The value stored under `name`, or `nil`; read as a typed key reads, specialised here.
+  @inlinable
+  package func value<Value>(_ name: ResolvedName<Value>) -> Value? {
+    access.read(name.descriptor) ?? nil
+  }
+
+  /// Stores `value` under `name` as a typed key writes; `nil` removes.
+  @usableFromInline
+  package func set<Value>(_ value: Value?, for name: ResolvedName<Value>) {
+    access.write(value, for: name.descriptor)
+  }
+}
