@@ -29,6 +29,8 @@ final class FileStore: StoreBackend {
     var flushWindow: Duration
     /// The identity of the file as this store last read or wrote it whole.
     var fileIdentity: PreferencesFile.Identity?
+    /// Whether the file was taken in once (found or found missing) since the store was made.
+    var hasLoaded = false
     /// A damaged file that could not be moved aside, already reported: not reported again
     /// on every poll, and never written over.
     var stuckDamage: PreferencesFile.Identity?
@@ -323,9 +325,18 @@ final class FileStore: StoreBackend {
       for (name, count) in flushed where guarded.state.changed[name] == count {
         guarded.state.changed[name] = nil
       }
+      let isFirstLoad = !guarded.state.hasLoaded && guarded.state.values.isEmpty
+      guarded.state.hasLoaded = true
       guarded.state.fileIdentity = identity
       guarded.state.stuckDamage = nil
       guard compare else { return [ChangeHub.Change]() }
+      if isFirstLoad && guarded.state.changed.isEmpty && guarded.state.users <= 1 {
+        // The first load, made while the first object of the store is being made: nobody
+        // has read or observed anything yet, so there is nothing to compare or announce
+        // (at 100,000 keys, announcing them cost more than reading the file).
+        guarded.state.values = disk
+        return []
+      }
       var changes: [ChangeHub.Change] = []
       for name in Set(disk.keys).union(guarded.state.values.keys)
       where guarded.state.changed[name] == nil {
