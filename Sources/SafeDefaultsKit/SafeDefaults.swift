@@ -172,15 +172,25 @@ extension SafeDefaults where Keys: CaseIterable {
 final class ResolvedKeys {
   /// One resolved key. Keeps its store alive, so the store's address cannot be reused by
   /// another store while the entry exists.
+  /// What every entry has, whatever its value type: the store it was resolved for.
   @usableFromInline
-  final class Entry<Value> {
+  class AnyEntry {
     @usableFromInline let defaults: UserDefaults
+
+    @usableFromInline
+    init(defaults: UserDefaults) {
+      self.defaults = defaults
+    }
+  }
+
+  @usableFromInline
+  final class Entry<Value>: AnyEntry {
     @usableFromInline let name: ResolvedName<Value>
 
     @usableFromInline
     init(defaults: UserDefaults, name: ResolvedName<Value>) {
-      self.defaults = defaults
       self.name = name
+      super.init(defaults: defaults)
     }
   }
 
@@ -202,8 +212,8 @@ final class ResolvedKeys {
     let slot = slots[Self.index(owner, defaults, bits)]
     guard slot.owner == ObjectIdentifier(owner), slot.value == ObjectIdentifier(value),
       slot.bits == bits, let entry = slot.entry,
-      // Entry<Value> for the value type compared above, so the cast cannot fail.
-      unsafeDowncast(entry, to: Entry<Any>.self).defaults === defaults
+      // Every slot holds an Entry, so an AnyEntry.
+      unsafeDowncast(entry, to: AnyEntry.self).defaults === defaults
     else { return nil }
     return entry
   }

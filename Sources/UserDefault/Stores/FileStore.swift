@@ -29,7 +29,7 @@ final class FileStore: StoreBackend {
     var flushWindow: Duration
     /// The identity of the file as this store last read or wrote it whole.
     var fileIdentity: PreferencesFile.Identity?
-    /// Whether the file was taken in once (found or found missing) since the store was made.
+    /// Whether the store's first object has been made (and the file taken in, if any).
     var hasLoaded = false
     /// A damaged file that could not be moved aside, already reported: not reported again
     /// on every poll, and never written over.
@@ -87,6 +87,9 @@ final class FileStore: StoreBackend {
     }
     guard isFirst, file != nil else { return }
     reloadFromDisk()
+    // From now on an object of the store exists: whatever the poll finds (a file that was
+    // missing above, say) is compared and announced.
+    state.withLock { $0.state.hasLoaded = true }
     let timer = DispatchSource.makeTimerSource(queue: DispatchQueue.global(qos: .utility))
     let interval = Self.dispatchInterval(PreferencesStore.pollInterval)
     timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(20))
