@@ -50,7 +50,8 @@ let hostLibraryLinking: [LinkerSetting] =
   ? [] : [.unsafeFlags(["-L", hostLibraries, "-Xlinker", "-rpath", "-Xlinker", hostLibraries])]
 let swiftSyntaxProducts: [Target.Dependency] =
   usesSwiftSyntaxPackage
-  ? ["SwiftSyntax", "SwiftSyntaxMacros", "SwiftSyntaxBuilder", "SwiftDiagnostics", "SwiftParser",
+  ? [
+    "SwiftSyntax", "SwiftSyntaxMacros", "SwiftSyntaxBuilder", "SwiftDiagnostics", "SwiftParser",
     "SwiftSyntaxMacroExpansion", "SwiftCompilerPluginMessageHandling",
   ].map { .product(name: $0, package: "swift-syntax") }
   : []
@@ -86,11 +87,13 @@ let package = Package(
     .target(name: "DefaultsCommand", dependencies: ["UserDefault"]),
     .executableTarget(name: "defaults", dependencies: ["DefaultsCommand"]),
     .executableTarget(name: "UserDefaultTestHelper", dependencies: ["UserDefault"]),
-    .executableTarget(name: "UserDefaultBenchmarks", dependencies: ["UserDefault"]),
+    .executableTarget(
+      name: "UserDefaultBenchmarks", dependencies: ["UserDefault", "SafeDefaultsKit"]),
     .testTarget(
       name: "UserDefaultTests",
       dependencies: [
-        "UserDefault", "SafeDefaultsKit", "DefaultEntry", "DefaultsCommand", "UserDefaultTestHelper",
+        "UserDefault", "SafeDefaultsKit", "DefaultEntry", "DefaultsCommand",
+        "UserDefaultTestHelper",
         "defaults",
       ]
     ),

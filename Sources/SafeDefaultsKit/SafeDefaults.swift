@@ -1,6 +1,14 @@
 @_exported import Foundation
 @_exported import UserDefault
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// A key of a ``SafeDefaults`` type: a `String`-backed enum case.
 ///
 /// ```swift
@@ -45,7 +53,8 @@ public protocol SafeDefaults {
 extension SafeDefaults {
   public var userDefaults: UserDefaults { .libraryDefault }
 
-  private func name(of key: Keys) -> String {
+  @usableFromInline
+  func name(of key: Keys) -> String {
     let name = key.uniqueValue
     KeyRegistry.registerEnumKey(
       name: name, in: userDefaults, declaredBy: "\(Self.self).Keys.\(key.rawValue)",
@@ -53,8 +62,33 @@ extension SafeDefaults {
     return name
   }
 
-  private func read<Value>(_ type: Value.Type, _ key: Keys) -> Value? {
-    userDefaults.value(Value?.self, forKey: name(of: key))
+  /// `key` resolved for `Value` in this type's store: registered, its bridge and key
+  /// path found. Done once per key, type, store and thread; then found in the thread's
+  /// memo without a lock or a hash (see ``ResolvedKeys``).
+  @inlinable
+  func resolved<Value>(_ key: Keys, as _: Value.Type) -> ResolvedName<Value> {
+    let defaults = userDefaults
+    let bits = ResolvedKeys.bits(of: key)
+    let memo = ResolvedKeys.current
+    if let bits, let hit = memo.find(Self.self, Value.self, defaults, bits) {
+      return unsafeDowncast(hit, to: ResolvedKeys.Entry<Value>.self).name
+    }
+    let name = ResolvedName<Value>(self.name(of: key))
+    if let bits, ResolvedKeys.isEnum(key) {
+      memo.keep(
+        ResolvedKeys.Entry(defaults: defaults, name: name), Self.self, Value.self, defaults, bits)
+    }
+    return name
+  }
+
+  @inlinable
+  func read<Value>(_ type: Value.Type, _ key: Keys) -> Value? {
+    userDefaults.value(resolved(key, as: Value.self))
+  }
+
+  @inlinable
+  func write<Value>(_ value: Value?, _ key: Keys) {
+    userDefaults.set(value, for: resolved(key, as: Value.self))
   }
 
   // MARK: Getters
@@ -66,7 +100,7 @@ extension SafeDefaults {
   /// - Returns: The stored object, or `nil` when nothing is stored.
   ///
   /// `let raw = books.object(forKey: .title)`
-  public func object(forKey key: Keys) -> Any? { read(Any.self, key) }
+  @inlinable public func object(forKey key: Keys) -> Any? { read(Any.self, key) }
   /// The stored string.
   ///
   /// - Parameters:
@@ -75,7 +109,7 @@ extension SafeDefaults {
   ///   (reported).
   ///
   /// `let title = books.string(forKey: .title)`
-  public func string(forKey key: Keys) -> String? { read(String.self, key) }
+  @inlinable public func string(forKey key: Keys) -> String? { read(String.self, key) }
   /// The stored array of property-list objects.
   ///
   /// - Parameters:
@@ -84,7 +118,7 @@ extension SafeDefaults {
   ///   (reported).
   ///
   /// `let items = books.array(forKey: .title)`
-  public func array(forKey key: Keys) -> [Any]? { read([Any].self, key) }
+  @inlinable public func array(forKey key: Keys) -> [Any]? { read([Any].self, key) }
   /// The stored array of strings.
   ///
   /// - Parameters:
@@ -93,7 +127,7 @@ extension SafeDefaults {
   ///   array of strings (reported).
   ///
   /// `let tags = books.stringArray(forKey: .title)`
-  public func stringArray(forKey key: Keys) -> [String]? { read([String].self, key) }
+  @inlinable public func stringArray(forKey key: Keys) -> [String]? { read([String].self, key) }
   /// The stored dictionary.
   ///
   /// - Parameters:
@@ -102,7 +136,9 @@ extension SafeDefaults {
   ///   dictionary with string keys (reported).
   ///
   /// `let info = books.dictionary(forKey: .title)`
-  public func dictionary(forKey key: Keys) -> [String: Any]? { read([String: Any].self, key) }
+  @inlinable public func dictionary(forKey key: Keys) -> [String: Any]? {
+    read([String: Any].self, key)
+  }
   /// The stored data.
   ///
   /// - Parameters:
@@ -111,7 +147,7 @@ extension SafeDefaults {
   ///   (reported).
   ///
   /// `let blob = books.data(forKey: .title)`
-  public func data(forKey key: Keys) -> Data? { read(Data.self, key) }
+  @inlinable public func data(forKey key: Keys) -> Data? { read(Data.self, key) }
   /// The stored URL, kept whole (web URLs included, not only file paths).
   ///
   /// - Parameters:
@@ -120,7 +156,7 @@ extension SafeDefaults {
   ///   (reported).
   ///
   /// `let link = books.url(forKey: .title)`
-  public func url(forKey key: Keys) -> URL? { read(URL.self, key) }
+  @inlinable public func url(forKey key: Keys) -> URL? { read(URL.self, key) }
   /// The stored Boolean.
   ///
   /// - Parameters:
@@ -129,7 +165,7 @@ extension SafeDefaults {
   ///   (reported).
   ///
   /// `let isRead = books.bool(forKey: .id)`
-  public func bool(forKey key: Keys) -> Bool { read(Bool.self, key) ?? false }
+  @inlinable public func bool(forKey key: Keys) -> Bool { read(Bool.self, key) ?? false }
   /// The stored integer.
   ///
   /// - Parameters:
@@ -138,7 +174,7 @@ extension SafeDefaults {
   ///   0) or the stored value is not an integer (reported).
   ///
   /// `let id = books.integer(forKey: .id)`
-  public func integer(forKey key: Keys) -> Int? { read(Int.self, key) }
+  @inlinable public func integer(forKey key: Keys) -> Int? { read(Int.self, key) }
   /// The stored double.
   ///
   /// - Parameters:
@@ -147,7 +183,7 @@ extension SafeDefaults {
   ///   as a double (reported).
   ///
   /// `let rating = books.double(forKey: .id)`
-  public func double(forKey key: Keys) -> Double? { read(Double.self, key) }
+  @inlinable public func double(forKey key: Keys) -> Double? { read(Double.self, key) }
   /// The stored float.
   ///
   /// - Parameters:
@@ -156,7 +192,7 @@ extension SafeDefaults {
   ///   a float (reported).
   ///
   /// `let rating = books.float(forKey: .id)`
-  public func float(forKey key: Keys) -> Float? { read(Float.self, key) }
+  @inlinable public func float(forKey key: Keys) -> Float? { read(Float.self, key) }
 
   // MARK: Setters
 
@@ -181,8 +217,9 @@ extension SafeDefaults {
   ///   - key: The key to store under; its first use registers its stored name.
   ///
   /// `books.set(URL(string: "https://example.com/dune"), forKey: .title)`
+  @inlinable
   public func set(_ value: URL?, forKey key: Keys) {
-    userDefaults.set(value, as: URL?.self, forKey: name(of: key))
+    write(value, key)
   }
   /// Stores a Boolean.
   ///
@@ -191,8 +228,9 @@ extension SafeDefaults {
   ///   - key: The key to store under; its first use registers its stored name.
   ///
   /// `books.set(true, forKey: .id)`
+  @inlinable
   public func set(_ value: Bool, forKey key: Keys) {
-    userDefaults.set(value, as: Bool.self, forKey: name(of: key))
+    write(value, key)
   }
   /// Stores an integer.
   ///
@@ -201,8 +239,9 @@ extension SafeDefaults {
   ///   - key: The key to store under; its first use registers its stored name.
   ///
   /// `books.set(5, forKey: .id)`
+  @inlinable
   public func set(_ value: Int, forKey key: Keys) {
-    userDefaults.set(value, as: Int.self, forKey: name(of: key))
+    write(value, key)
   }
   /// Stores a double.
   ///
@@ -211,8 +250,9 @@ extension SafeDefaults {
   ///   - key: The key to store under; its first use registers its stored name.
   ///
   /// `books.set(4.5, forKey: .id)`
+  @inlinable
   public func set(_ value: Double, forKey key: Keys) {
-    userDefaults.set(value, as: Double.self, forKey: name(of: key))
+    write(value, key)
   }
   /// Stores a float (read back exactly).
   ///
@@ -221,8 +261,9 @@ extension SafeDefaults {
   ///   - key: The key to store under; its first use registers its stored name.
   ///
   /// `books.set(Float(4.5), forKey: .id)`
+  @inlinable
   public func set(_ value: Float, forKey key: Keys) {
-    userDefaults.set(value, as: Float.self, forKey: name(of: key))
+    write(value, key)
   }
 
   /// Removes the stored value, so the key reads as absent; observers are told.
@@ -242,4 +283,116 @@ extension SafeDefaults where Keys: CaseIterable {
   public func removeAll() {
     for key in Keys.allCases { removeObject(forKey: key) }
   }
+}
+
+/// Each thread's memo of resolved keys: a direct-mapped table keyed by the `SafeDefaults`
+/// type, the value type, the store and the key's bits. A hit costs a thread-specific load,
+/// four compares and no lock; the table is the thread's own, so it needs none. Only for
+/// enum keys (the documented form), whose bits name the case; other keys resolve on every
+/// call, as before.
+@usableFromInline
+final class ResolvedKeys {
+  /// One resolved key. Keeps its store alive, so the store's address cannot be reused by
+  /// another store while the entry exists.
+  /// What every entry has, whatever its value type: the store it was resolved for.
+  @usableFromInline
+  class AnyEntry {
+    @usableFromInline let defaults: UserDefaults
+
+    @usableFromInline
+    init(defaults: UserDefaults) {
+      self.defaults = defaults
+    }
+  }
+
+  @usableFromInline
+  final class Entry<Value>: AnyEntry {
+    @usableFromInline let name: ResolvedName<Value>
+
+    @usableFromInline
+    init(defaults: UserDefaults, name: ResolvedName<Value>) {
+      self.name = name
+      super.init(defaults: defaults)
+    }
+  }
+
+  private struct Slot {
+    var owner: ObjectIdentifier?
+    var value: ObjectIdentifier?
+    var bits: UInt64 = 0
+    var entry: AnyObject?
+  }
+
+  private static let size = 256
+  private var slots = [Slot](repeating: Slot(), count: size)
+
+  /// The entry for the key, or `nil`.
+  @usableFromInline
+  func find(_ owner: Any.Type, _ value: Any.Type, _ defaults: UserDefaults, _ bits: UInt64)
+    -> AnyObject?
+  {
+    let slot = slots[Self.index(owner, defaults, bits)]
+    guard slot.owner == ObjectIdentifier(owner), slot.value == ObjectIdentifier(value),
+      slot.bits == bits, let entry = slot.entry,
+      // Every slot holds an Entry, so an AnyEntry.
+      unsafeDowncast(entry, to: AnyEntry.self).defaults === defaults
+    else { return nil }
+    return entry
+  }
+
+  @usableFromInline
+  func keep(
+    _ entry: AnyObject, _ owner: Any.Type, _ value: Any.Type, _ defaults: UserDefaults,
+    _ bits: UInt64
+  ) {
+    slots[Self.index(owner, defaults, bits)] = Slot(
+      owner: ObjectIdentifier(owner), value: ObjectIdentifier(value), bits: bits, entry: entry)
+  }
+
+  private static func index(_ owner: Any.Type, _ defaults: UserDefaults, _ bits: UInt64) -> Int {
+    let mixed =
+      UInt(bitPattern: ObjectIdentifier(owner)) &* 0x9E37_79B9
+      ^ UInt(bitPattern: ObjectIdentifier(defaults)) >> 4 ^ UInt(bits) &* 0x85EB_CA6B
+    return Int(mixed % UInt(size))
+  }
+
+  /// The key's bytes as a number when they are few and plain (an enum's case), or `nil`.
+  @inlinable
+  static func bits<Key>(of key: Key) -> UInt64? {
+    guard _isPOD(Key.self), MemoryLayout<Key>.size <= 8 else { return nil }
+    var bits: UInt64 = 0
+    withUnsafeBytes(of: key) { source in
+      withUnsafeMutableBytes(of: &bits) { $0.copyMemory(from: source) }
+    }
+    return bits
+  }
+
+  /// Whether `key` is an enum case: only then do its bits alone decide its name.
+  @usableFromInline
+  static func isEnum<Key>(_ key: Key) -> Bool {
+    Mirror(reflecting: key).displayStyle == .enum
+  }
+
+  /// This thread's memo, made on its first use and released when the thread ends.
+  @usableFromInline
+  static var current: ResolvedKeys {
+    if let existing = pthread_getspecific(threadKey) {
+      return Unmanaged<ResolvedKeys>.fromOpaque(existing).takeUnretainedValue()
+    }
+    let made = ResolvedKeys()
+    pthread_setspecific(threadKey, Unmanaged.passRetained(made).toOpaque())
+    return made
+  }
+
+  private static let threadKey: pthread_key_t = {
+    var key = pthread_key_t()
+    #if canImport(Darwin)
+      pthread_key_create(&key) { Unmanaged<ResolvedKeys>.fromOpaque($0).release() }
+    #else
+      pthread_key_create(&key) { pointer in
+        if let pointer { Unmanaged<ResolvedKeys>.fromOpaque(pointer).release() }
+      }
+    #endif
+    return key
+  }()
 }

@@ -7,6 +7,7 @@
 //   swift run -c release UserDefaultBenchmarks --output DIR    where results.csv and results.svg go
 //                                                              (default .build/benchmarks)
 import Foundation
+import SafeDefaultsKit
 import Synchronization  // availability: checked (its one use sits under #available)
 @_spi(Benchmarking) import UserDefault
 
@@ -14,6 +15,25 @@ struct Profile: Codable, Equatable, Sendable {
   var name: String
   var age: Int
   var email: String
+}
+
+/// The enum-keyed front door on a store.
+struct StoreDefaults: SafeDefaults {
+  enum Keys: String, DefaultsKey {
+    case int = "safe.int"
+  }
+  let userDefaults: UserDefaults
+}
+
+/// The two string-keyed property wrappers on a store.
+struct Wrapped {
+  @UserDefault var attribute: Int
+  @UserDefaultsWrapper var wrapper: Int
+
+  init(_ store: UserDefaults) {
+    _attribute = UserDefault("wrapped.attribute", defaultValue: 0, defaults: store)
+    _wrapper = UserDefaultsWrapper(key: "wrapped.wrapper", default: 0, userDefaults: store)
+  }
 }
 
 let arguments = CommandLine.arguments
@@ -58,16 +78,25 @@ guard let scratch = ProcessInfo.processInfo.environment[scratchVariable] else {
 
 FoundationSaving.isEnabled = false  // raw Foundation calls do not save either
 
+// The suites' files as the parent wrote them, before any row writes to them: the cold
+// open rows copy them.
+let pristine = Dictionary(
+  uniqueKeysWithValues: sizes.map {
+    ($0, FileManager.default.contents(atPath: scratch + "/raw-\($0).plist")!)
+  })
+
 let report = Report()
-let floorTiming: Timing
+/// The floor: one lock and one dictionary lookup, what a store read cannot go below.
+let floorRead: () -> Void
 if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
   let floorLock = Mutex<[String: Int]>(["int": 42])
-  floorTiming = stopwatch.time { consume(floorLock.withLock { $0["int"] }) }
+  floorRead = { consume(floorLock.withLock { $0["int"] }) }
 } else {  // Apple platforms before Synchronization: the same floor through NSLock
   let floorLock = NSLock()
   let floorTable = ["int": 42]
-  floorTiming = stopwatch.time { consume(floorLock.withLock { floorTable["int"] }) }
+  floorRead = { consume(floorLock.withLock { floorTable["int"] }) }
 }
+let floorTiming = stopwatch.time(floorRead)
 report.printHeader(floor: floorTiming)
 
 let encoder = JSONEncoder()
@@ -121,6 +150,59 @@ for size in sizes {
     "String read", library: { consume(store[stringKey]) },
     raw: { consume(raw.string(forKey: "string")) })
   add(
+    "Int read vs floor", rawLabel: "lock + dictionary lookup", library: { consume(store[intKey]) },
+    raw: floorRead)
+  add(
+    "String read vs floor", rawLabel: "lock + dictionary lookup",
+    library: { consume(store[stringKey]) }, raw: floorRead)
+
+  // The other front doors on the same store, against a typed key.
+  let safe = StoreDefaults(userDefaults: store)
+  safe.set(42, forKey: .int)
+  let wrapped = Wrapped(store)
+  wrapped.attribute = 42
+  wrapped.wrapper = 42
+  add(
+    "SafeDefaults Int read", rawLabel: "typed key read, same store",
+    library: { consume(safe.integer(forKey: .int)) }, raw: { consume(store[intKey]) })
+  add(
+    "SafeDefaults Int write", rawLabel: "typed key write, same store",
+    library: {
+      counter += 1
+      safe.set(counter, forKey: .int)
+    },
+    raw: {
+      counter += 1
+      store[intKey] = counter
+    })
+  add(
+    "@UserDefault string key Int read", rawLabel: "typed key read, same store",
+    library: { consume(wrapped.attribute) }, raw: { consume(store[intKey]) })
+  add(
+    "@UserDefault string key Int write", rawLabel: "typed key write, same store",
+    library: {
+      counter += 1
+      wrapped.attribute = counter
+    },
+    raw: {
+      counter += 1
+      store[intKey] = counter
+    })
+  add(
+    "UserDefaultsWrapper Int read", rawLabel: "typed key read, same store",
+    library: { consume(wrapped.wrapper) }, raw: { consume(store[intKey]) })
+  add(
+    "UserDefaultsWrapper Int write", rawLabel: "typed key write, same store",
+    library: {
+      counter += 1
+      wrapped.wrapper = counter
+    },
+    raw: {
+      counter += 1
+      store[intKey] = counter
+    })
+
+  add(
     "Codable read (3 fields)", rawLabel: "UserDefaults read + JSON decode",
     library: { consume(store[profileKey]) },
     raw: {
@@ -166,18 +248,64 @@ for size in sizes {
       raw.set(counter, forKey: "int")
       consume(raw.integer(forKey: "other"))
     })
-  add(
-    "durable write (write + flush)", rawLabel: "UserDefaults set + synchronize",
-    library: {
+  let durable = stopwatch.compare(
+    {
       counter += 1
       store[intKey] = counter
       try? store.flush()
     },
-    raw: {
+    {
       counter += 1
       raw.set(counter, forKey: "int")
       raw.synchronize()
     })
+  report.add(
+    ResultRow(
+      benchmark: "durable write (write + flush)", size: size, library: durable.library,
+      raw: durable.raw, rawLabel: "UserDefaults set + synchronize"))
+  if size == 10 {
+    // What remains of a durable write once the two fsyncs it must make (file, then
+    // directory) are taken out, each measured alone on a file of the store's size.
+    let fileSize =
+      (try? FileManager.default.attributesOfItem(atPath: scratch + "/store-\(size).plist")[.size]
+        as? Int) ?? 0
+    let fsyncs = fsyncAlone(
+      directory: scratch, size: fileSize, repetitions: stopwatch.repetitions,
+      iterations: short ? 2 : 40)
+    report.add(
+      ResultRow(
+        benchmark: "fsync of file + directory alone", size: size, library: fsyncs,
+        raw: durable.raw, rawLabel: "UserDefaults set + synchronize"))
+    report.add(
+      ResultRow(
+        benchmark: "durable write less its fsyncs", size: size,
+        library: subtracting(fsyncs, from: durable.library), raw: durable.raw,
+        rawLabel: "UserDefaults set + synchronize"))
+
+    // Group commit: eight threads each write and flush at once, against one write and
+    // flush; a flush that finds another in progress is served by the next replacement.
+    let crew = Crew(count: 8)
+    // UserDefaults is thread-safe but not Sendable; the crew's threads share the store.
+    nonisolated(unsafe) let sharedStore = store
+    let threadKeys = (0..<8).map { UserDefaults.Key<Int>("thread.\($0)", default: 0) }
+    let group = compareOnce(
+      repetitions: short ? 3 : 15,
+      { repetition in
+        crew.run { thread in
+          sharedStore[threadKeys[thread]] = repetition * 8 + thread + 1
+          try? sharedStore.flush()
+        }
+      },
+      { _ in
+        counter += 1
+        store[intKey] = counter
+        try? store.flush()
+      })
+    report.add(
+      ResultRow(
+        benchmark: "8 threads write + flush at once", size: size, library: group.library,
+        raw: group.raw, rawLabel: "one write + flush"))
+  }
 
   // The library on a Foundation instance (the default): what it adds to the raw call.
   add(
@@ -233,6 +361,71 @@ for size in sizes {
     for observation in observations { observation.cancel() }
   }
 
+}
+
+// Cold open: a store of a file this process never opened, to its first read, against
+// Foundation's first read of a fresh suite file. Each sample opens its own copy of the
+// file (one file store per file per process); the copies are made untimed, and both
+// sides read them warm from the page cache.
+let blobKey = UserDefaults.Key<Data>("blob", default: Data())
+let blobFile = try PropertyListSerialization.data(
+  fromPropertyList: ["blob": Data(repeating: 0x5a, count: 10_000_000)], format: .xml, options: 0)
+for (label, size, contents) in sizes.filter({ $0 > 10 }).map({
+  ("cold open to first read", $0, pristine[$0]!)
+}) + [("cold open, one 10 MB Data", 1, blobFile)] {
+  let firstKey = UserDefaults.Key<Int>("filler.1", default: -1)
+  let prefix = "cold-\(size)-\(contents.count)"
+  let timings = compareOnce(
+    repetitions: stopwatch.repetitions,
+    prepare: { index in
+      for side in ["store", "raw"] {
+        _ = FileManager.default.createFile(
+          atPath: scratch + "/\(prefix)-\(side)-\(index).plist", contents: contents)
+      }
+    },
+    { index in
+      let store = try! PreferencesStore(
+        suiteName: "\(prefix)-store-\(index)", directory: scratch, flushWindow: .seconds(3600))
+      if size == 1 { consume(store[blobKey]) } else { consume(store[firstKey]) }
+    },
+    { index in
+      let raw = UserDefaults(suiteName: "\(prefix)-raw-\(index)")!
+      if size == 1 {
+        consume(raw.data(forKey: "blob"))
+      } else {
+        consume(raw.integer(forKey: "filler.1"))
+      }
+    })
+  report.add(
+    ResultRow(
+      benchmark: label, size: size, library: timings.library, raw: timings.raw,
+      rawLabel: "UserDefaults: first read of a fresh suite"))
+}
+
+// Resident memory held by a freshly loaded suite of the largest size, per key: the
+// process's resident set before and after the first read, free heap handed back first.
+if let largest = sizes.last {
+  for side in ["store", "raw"] {
+    _ = FileManager.default.createFile(
+      atPath: scratch + "/memory-\(side).plist", contents: pristine[largest]!)
+  }
+  let before = residentBytes()
+  let memoryStore = try PreferencesStore(
+    suiteName: "memory-store", directory: scratch, flushWindow: .seconds(3600))
+  precondition(memoryStore.integer(forKey: "filler.1") == 1, "memory store not loaded")
+  let middle = residentBytes()
+  let memoryRaw = UserDefaults(suiteName: "memory-raw")!
+  precondition(memoryRaw.integer(forKey: "filler.1") == 1, "memory suite not loaded")
+  let after = residentBytes()
+  func bytes(_ count: Int) -> Timing {
+    let perKey = Double(count) / Double(largest)
+    return Timing(median: perKey, min: perKey, max: perKey, iterations: 1, warning: nil)
+  }
+  report.add(
+    ResultRow(
+      benchmark: "resident memory, bytes per key", size: largest, library: bytes(middle - before),
+      raw: bytes(after - middle), rawLabel: "UserDefaults holding the same suite (bytes, not ns)"))
+  withExtendedLifetime((memoryStore, memoryRaw)) {}
 }
 
 if let perObserverCost {

@@ -166,6 +166,34 @@ case "store-loop" where arguments.count == 4:
     print("error \(error)")
     exit(1)
   }
+case "store-group" where arguments.count == 5:
+  // <threads> threads each write key "<prefix>.t<thread>.<i>" = i and flush, forever, at
+  // once, printing "<thread> <i>" once that flush returned (for group-commit kill tests).
+  do {
+    let store = try PreferencesStore(suiteName: arguments[2], flushWindow: .seconds(3600))
+    let prefix = arguments[3]
+    let output = NSLock()
+    for thread in 0..<(Int(arguments[4]) ?? 1) {
+      // UserDefaults is thread-safe but not Sendable; the threads share the store.
+      nonisolated(unsafe) let shared = store
+      Thread {
+        var index = 0
+        while true {
+          shared.set(index, forKey: "\(prefix).t\(thread).\(index)")
+          do { try shared.flush() } catch {
+            print("error \(error)")
+            exit(1)
+          }
+          output.withLock { FileHandle.standardOutput.write(Data("\(thread) \(index)\n".utf8)) }
+          index += 1
+        }
+      }.start()
+    }
+    while true { pause() }
+  } catch {
+    print("error \(error)")
+    exit(1)
+  }
 case "store-wait" where arguments.count == 5:
   // Waits (bounded) until another process makes key <key> hold <value>; prints the delay.
   do {

@@ -19,6 +19,8 @@ final class ChangeHub: Sendable {
     /// The name's key path for the Observation framework, when the writer had it at hand
     /// (a typed write); saves looking it up.
     var trackingPath: TrackedKeys.Path?
+    /// Shared by the listeners of this change while it is published.
+    var decoded: DecodedChange?
 
     init(name: String, oldObject: Any?, newObject: Any?) {
       self.name = name
@@ -38,10 +40,14 @@ final class ChangeHub: Sendable {
 
   typealias Listener = @Sendable (Change) -> Void
 
+  /// The listeners of one name, in the order they were added. Kept as an array so that a
+  /// change takes them with one retain of the buffer, not a copy of 1,000 closures.
+  private typealias Listeners = ContiguousArray<(id: UInt64, listener: Listener)>
+
   private struct State {
     var nextID: UInt64 = 0
     /// Listeners by stored name; the empty name holds listeners of every key.
-    var listeners: [String: [UInt64: Listener]] = [:]
+    var listeners: [String: Listeners] = [:]
     /// How many listeners exist; lets writes skip all observation work when zero.
     var listenerCount = 0
     /// Set through ``ObservationBypass`` (benchmark only): writes skip the hub entirely.
@@ -73,7 +79,7 @@ final class ChangeHub: Sendable {
     let id = state.withLock { state in
       state.nextID += 1
       for name in names.isEmpty ? [""] : names {
-        state.listeners[name, default: [:]][state.nextID] = listener
+        state.listeners[name, default: []].append((state.nextID, listener))
       }
       state.listenerCount += 1
       return state.nextID
@@ -87,8 +93,12 @@ final class ChangeHub: Sendable {
     state.withLock { state in
       var found = false
       for name in Array(state.listeners.keys) {
-        if state.listeners[name]?.removeValue(forKey: id) != nil { found = true }
-        if state.listeners[name]?.isEmpty == true { state.listeners[name] = nil }
+        guard let index = state.listeners[name]?.firstIndex(where: { $0.id == id }) else {
+          continue
+        }
+        found = true
+        state.listeners[name]!.remove(at: index)
+        if state.listeners[name]!.isEmpty { state.listeners[name] = nil }
       }
       if found { state.listenerCount -= 1 }
     }
@@ -105,18 +115,46 @@ final class ChangeHub: Sendable {
   @TaskLocal static var isPropagationSuppressed = false
 
   /// Tells listeners of `change.name` and Observation-framework trackers of that key.
+  ///
+  /// Cost per listener: its call, and the decode it asks for through
+  /// ``Change/decoded(by:_:)``, made once per change and bridge however many listen.
   func publish(_ change: Change) {
     // nil: bypassed; empty: nobody listens. One lock either way.
-    let listeners: [Listener]? = state.withLock { state in
+    let taken: (named: Listeners?, any: Listeners?)? = state.withLock { state in
       if state.isBypassed { return nil }
-      if state.listenerCount == 0 { return [] }
-      return Array((state.listeners[change.name] ?? [:]).values)
-        + Array((state.listeners[""] ?? [:]).values)
+      if state.listenerCount == 0 { return (nil, nil) }
+      return (state.listeners[change.name], state.listeners[""])
     }
-    guard let listeners else { return }
+    guard let taken else { return }
     tracking.didChange(change.name, path: change.trackingPath)
+    guard taken.named != nil || taken.any != nil else { return }
     // Reading the task-local costs about 100 ns: only when someone listens.
-    guard !listeners.isEmpty, !Self.isPropagationSuppressed else { return }
-    for listener in listeners { listener(change) }
+    guard !Self.isPropagationSuppressed else { return }
+    var change = change
+    change.decoded = DecodedChange()
+    for entry in taken.named ?? [] { entry.listener(change) }
+    for entry in taken.any ?? [] { entry.listener(change) }
+  }
+}
+
+/// What the listeners of one change decoded from it, so that a thousand observers of one
+/// key decode the change once (per bridge), not a thousand times. Made once per change
+/// that has listeners: one allocation and one lock per listener asking.
+final class DecodedChange: Sendable {
+  private let slot = Lock<(token: ObjectIdentifier, values: AnyObject)?>(nil)
+
+  /// The values `make` decodes with the bridge `token`, made by the first listener that
+  /// asks and shared with the others.
+  func values<Values: AnyObject & Sendable>(by token: BridgeToken, _ make: () -> Values)
+    -> Values
+  {
+    let known = slot.withLock { $0 }
+    if let known, known.token == ObjectIdentifier(token) {
+      // The token identifies one bridge, so one `Values` type.
+      return unsafeDowncast(known.values, to: Values.self)
+    }
+    let made = make()
+    slot.withLock { $0 = (ObjectIdentifier(token), made) }
+    return made
   }
 }

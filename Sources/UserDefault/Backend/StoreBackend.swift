@@ -17,6 +17,10 @@ protocol StoreBackend: AnyObject, Sendable {
   /// Cost: one lookup in the store.
   func object(forKey name: String) -> Any?
 
+  /// ``object(forKey:)`` for a typed read: also tells the Observation framework that the
+  /// key at `path` was read. One call for both, so a scalar read crosses the seam once.
+  func object(forKey name: String, tracking path: TrackedKeys.Path) -> Any?
+
   /// Stores `object` under `name` (`nil` removes), tells the suite's observers and
   /// schedules saving. The object is already a checked property list. Writing a value
   /// equal to the stored one, of the same property-list type, changes nothing.
@@ -35,6 +39,13 @@ protocol StoreBackend: AnyObject, Sendable {
   /// Starts noticing changes of `names` made outside the library (plain Foundation
   /// calls, where Foundation posts a notification), so their observers hear them.
   func watchOutsideChanges(of names: [String])
+}
+
+extension StoreBackend {
+  func object(forKey name: String, tracking path: TrackedKeys.Path) -> Any? {
+    context.hub.tracking.access(path)
+    return object(forKey: name)
+  }
 }
 
 extension UserDefaults {

@@ -9,12 +9,14 @@ import Foundation
 @usableFromInline
 struct DefaultsAccess: Sendable {
   let backend: any StoreBackend
-  let suite: SuiteContext
 
   init(backend: any StoreBackend) {
     self.backend = backend
-    self.suite = backend.context
   }
+
+  /// The suite's shared state. Looked up when needed rather than kept: every read makes a
+  /// `DefaultsAccess`, and a second stored reference is a retain and a release per read.
+  var suite: SuiteContext { backend.context }
 
   // MARK: Reading
 
@@ -36,6 +38,12 @@ struct DefaultsAccess: Sendable {
   /// (reported once per stored value, left as it is).
   @inlinable
   func read<Value>(_ key: KeyDescriptor<Value>) -> Value? {
+    // Scalars: one call to the store (tracking, lock, lookup) and a cast, nothing else.
+    if key.bridge.decodesCheaply {
+      guard let object = cheapObject(key.name, key.trackingPath) else { return nil }
+      if key.bridge.storesValueItself, let value = object as? Value { return value }
+      return decode(object, key, generation: nil)
+    }
     switch probe(key.name, key.trackingPath, key.bridge.token, key.bridge.decodesCheaply) {
     case .hit(let entry): return (entry as? DecodedValueCache.Decoded<Value>)?.value
     case .absent: return nil
@@ -53,16 +61,24 @@ struct DefaultsAccess: Sendable {
     return key.defaultValue.value
   }
 
+  /// The stored object for a value whose decode is a cast or two, which costs less than
+  /// any cache lookup: the cache is skipped.
+  @usableFromInline
+  func cheapObject(_ name: String, _ path: TrackedKeys.Path) -> Any? {
+    backend.object(forKey: name, tracking: path)
+  }
+
   @usableFromInline
   func probe(
     _ name: String, _ path: TrackedKeys.Path, _ token: BridgeToken, _ decodesCheaply: Bool
   ) -> CacheProbe {
-    suite.hub.tracking.access(path)
     // A cheap decode (a cast or two) costs less than any cache lookup: skip the cache.
     if decodesCheaply {
-      guard let object = backend.object(forKey: name) else { return .absent }
+      guard let object = cheapObject(name, path) else { return .absent }
       return .miss(object, generation: nil)
     }
+    let suite = self.suite
+    suite.hub.tracking.access(path)
     if suite.seesEveryWrite {
       let (entry, generation) = suite.cache.trustedLookup(name, token: token)
       if let entry { return .hit(entry) }
@@ -106,18 +122,18 @@ struct DefaultsAccess: Sendable {
     return value
   }
 
-  /// The value an observer is given for a stored object: decoded, or the key's default
-  /// when nothing is stored or the object cannot be read (reported, as a read reports
-  /// it). Nothing is cached: the object may already be an old one.
-  func observedValue<Value>(_ object: Any?, _ key: KeyDescriptor<Value>) -> Value {
-    guard let object else { return key.defaultValue.value }
+  /// The value an observer is given for a stored object: decoded, or `nil` (for the key's
+  /// default) when nothing is stored or the object cannot be read (reported, as a read
+  /// reports it). Nothing is cached: the object may already be an old one.
+  func observedValue<Value>(_ object: Any?, _ key: KeyDescriptor<Value>) -> Value? {
+    guard let object else { return nil }
     do {
       return try key.bridge.decode(object)
     } catch {
       DefaultsDiagnostics.report(
         error.kind, key: key.name, suite: suite.name,
         "\(error.message); observers are given the default instead")
-      return key.defaultValue.value
+      return nil
     }
   }
 
@@ -166,5 +182,34 @@ struct DefaultsAccess: Sendable {
 
   private func set(_ object: Any, forName name: String, trackingPath: TrackedKeys.Path? = nil) {
     backend.update(name, to: object, trackingPath: trackingPath)
+  }
+}
+
+// MARK: Names resolved once
+
+/// A stored name resolved for `Value` once (its bridge, its Observation key path, its
+/// name check), for front doors that name keys at run time and keep what they resolved:
+/// `SafeDefaults` resolves each key once per thread instead of on every call.
+@usableFromInline
+package struct ResolvedName<Value> {
+  @usableFromInline let descriptor: KeyDescriptor<Value?>
+
+  @usableFromInline
+  package init(_ name: String) {
+    descriptor = KeyDescriptor(name: name, bridge: .shared, defaultValue: .constant(nil))
+  }
+}
+
+extension UserDefaults {
+  /// The value stored under `name`, or `nil`; read as a typed key reads, specialised here.
+  @inlinable
+  package func value<Value>(_ name: ResolvedName<Value>) -> Value? {
+    access.read(name.descriptor) ?? nil
+  }
+
+  /// Stores `value` under `name` as a typed key writes; `nil` removes.
+  @usableFromInline
+  package func set<Value>(_ value: Value?, for name: ResolvedName<Value>) {
+    access.write(value, for: name.descriptor)
   }
 }

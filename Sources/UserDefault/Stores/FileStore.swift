@@ -20,10 +20,17 @@ final class FileStore: StoreBackend {
     /// flush only clears a name when no newer change came in while it wrote.
     var changed: [String: UInt64] = [:]
     var changeCount: UInt64 = 0
+    /// Flushes that have taken their snapshot of the values, numbered in that order.
+    var flushesStarted: UInt64 = 0
+    /// The number of the latest flush that succeeded: everything written to this store
+    /// before that flush took its snapshot is durable.
+    var latestDurableFlush: UInt64 = 0
     var isFlushScheduled = false
     var flushWindow: Duration
     /// The identity of the file as this store last read or wrote it whole.
     var fileIdentity: PreferencesFile.Identity?
+    /// Whether the store's first object has been made (and the file taken in, if any).
+    var hasLoaded = false
     /// A damaged file that could not be moved aside, already reported: not reported again
     /// on every poll, and never written over.
     var stuckDamage: PreferencesFile.Identity?
@@ -80,10 +87,16 @@ final class FileStore: StoreBackend {
     }
     guard isFirst, file != nil else { return }
     reloadFromDisk()
+    // From now on an object of the store exists: whatever the poll finds (a file that was
+    // missing above, say) is compared and announced.
+    state.withLock { $0.state.hasLoaded = true }
     let timer = DispatchSource.makeTimerSource(queue: DispatchQueue.global(qos: .utility))
     let interval = Self.dispatchInterval(PreferencesStore.pollInterval)
     timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(20))
-    timer.setEventHandler { [weak self] in self?.reloadFromDisk() }
+    // Strong, not weak: a weak reference gives the store a side table, and then every
+    // retain and release of it (one pair per read) takes the runtime's slow path, about
+    // 30 ns. The cycle ends when ``detach()`` cancels the timer, which drops its handler.
+    timer.setEventHandler { [self] in reloadFromDisk() }
     let replaced = state.withLock { guarded in
       defer { guarded.state.poller = timer }
       return guarded.state.poller
@@ -108,6 +121,11 @@ final class FileStore: StoreBackend {
 
   func object(forKey name: String) -> Any? {
     state.withLock { $0.state.values[name] ?? $0.state.registered[name] }
+  }
+
+  func object(forKey name: String, tracking path: TrackedKeys.Path) -> Any? {
+    context.hub.tracking.access(path)
+    return state.withLock { $0.state.values[name] ?? $0.state.registered[name] }
   }
 
   func dictionaryRepresentation() -> [String: Any] {
@@ -179,13 +197,22 @@ final class FileStore: StoreBackend {
 
   // MARK: Disk
 
+  /// Group commit: a flush that finds another in progress waits for it on the store's
+  /// queue, and is then satisfied by any flush that took its snapshot after this call
+  /// began (so it holds this caller's writes) and succeeded; otherwise it writes, and its
+  /// one file replacement serves every flush waiting behind it. Never returns before the
+  /// caller's own changes are durable.
   func flush() throws(DefaultsError) {
     guard let file else {
       if let fileProblem { throw fileProblem }
       return
     }
     if DispatchQueue.getSpecific(key: queueKey) == true { return }  // committed by the caller
-    try onQueue { () throws(DefaultsError) in try flushOnQueue(file) }
+    let started = state.withLock { $0.state.flushesStarted }
+    try onQueue { () throws(DefaultsError) in
+      guard state.withLock({ $0.state.latestDurableFlush <= started }) else { return }
+      try flushOnQueue(file)
+    }
   }
 
   /// Runs `body` on the store's queue and waits, passing its error on.
@@ -201,8 +228,11 @@ final class FileStore: StoreBackend {
   private func flushOnQueue(_ file: PreferencesFile) throws(DefaultsError) {
     do throws(DefaultsError) {
       try file.prepareDirectory()
-      try file.withLock { () throws(DefaultsError) in try writeLocked(file) }
-      state.withLock { $0.state.reportedFailure = nil }
+      let number = try file.withLock { () throws(DefaultsError) in try writeLocked(file) }
+      state.withLock { guarded in
+        guarded.state.reportedFailure = nil
+        guarded.state.latestDurableFlush = max(guarded.state.latestDurableFlush, number)
+      }
     } catch {
       let isNew = state.withLock { guarded in
         defer { guarded.state.reportedFailure = error.message }
@@ -222,18 +252,22 @@ final class FileStore: StoreBackend {
   /// read and the pending changes merged into it. Whatever is at the path that is not a
   /// readable dictionary is moved aside, and then the store's whole state is written, not
   /// only what is pending; if it cannot be moved aside nothing is written.
-  private func writeLocked(_ file: PreferencesFile) throws(DefaultsError) {
+  ///
+  /// - Returns: the flush's number (see ``State/flushesStarted``), taken with its snapshot.
+  @discardableResult
+  private func writeLocked(_ file: PreferencesFile) throws(DefaultsError) -> UInt64 {
     let identity = file.identity()
-    let (pending, current, isFileKnown) = state.withLock { guarded in
+    let (pending, current, isFileKnown, number) = state.withLock { guarded in
       guarded.state.isFlushScheduled = false
+      guarded.state.flushesStarted += 1
       let isKnown = identity != nil && identity == guarded.state.fileIdentity
-      return (guarded.state.changed, guarded.state.values, isKnown)
+      return (guarded.state.changed, guarded.state.values, isKnown, guarded.state.flushesStarted)
     }
     if isFileKnown {
-      guard !pending.isEmpty else { return }
+      guard !pending.isEmpty else { return number }
       try file.write(current)
       adopt(current, identity: file.identity(), flushed: pending, compare: false)
-      return
+      return number
     }
     switch file.read() {
     case .missing:
@@ -263,6 +297,7 @@ final class FileStore: StoreBackend {
       try file.write(current)
       adopt(current, identity: file.identity(), flushed: pending, compare: false)
     }
+    return number
   }
 
   /// Runs `body` on the store's queue while holding the file's lock, after loading what
@@ -293,9 +328,18 @@ final class FileStore: StoreBackend {
       for (name, count) in flushed where guarded.state.changed[name] == count {
         guarded.state.changed[name] = nil
       }
+      let isFirstLoad = !guarded.state.hasLoaded && guarded.state.values.isEmpty
+      guarded.state.hasLoaded = true
       guarded.state.fileIdentity = identity
       guarded.state.stuckDamage = nil
       guard compare else { return [ChangeHub.Change]() }
+      if isFirstLoad && guarded.state.changed.isEmpty && guarded.state.users <= 1 {
+        // The first load, made while the first object of the store is being made: nobody
+        // has read or observed anything yet, so there is nothing to compare or announce
+        // (at 100,000 keys, announcing them cost more than reading the file).
+        guarded.state.values = disk
+        return []
+      }
       var changes: [ChangeHub.Change] = []
       for name in Set(disk.keys).union(guarded.state.values.keys)
       where guarded.state.changed[name] == nil {

@@ -22,12 +22,13 @@ import Foundation
 /// keys (`UserDefaults.Key`, `static let`) need neither.
 @propertyWrapper
 public struct UserDefault<Value> {
-  private enum Source {
+  @usableFromInline
+  enum Source {
     case key(KeyDescriptor<Value>)
     case entry(ReferenceWritableKeyPath<UserDefaults, Value>)
   }
 
-  private let source: Source
+  @usableFromInline let source: Source
   /// The store the value lives in.
   public let defaults: UserDefaults
 
@@ -143,6 +144,9 @@ public struct UserDefault<Value> {
   /// reported and nothing is written.
   ///
   /// `settings.isDiscountProvided = true`
+  ///
+  /// Inlinable, so a read is specialised for `Value` where it is made, as a typed key's is.
+  @inlinable
   public var wrappedValue: Value {
     get {
       switch source {

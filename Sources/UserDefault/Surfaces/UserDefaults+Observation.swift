@@ -122,10 +122,19 @@ extension UserDefaults {
     let access = self.access
     let gate = DeliveryGate()
     access.backend.watchOutsideChanges(of: [descriptor.name])
+    let token = descriptor.bridge.token
     let id = access.suite.hub.add(names: [descriptor.name]) { change in
+      // Decoded once per change for every observer of this key and bridge; each observer
+      // puts in its own default.
+      func decode() -> ObservedValues<Value> {
+        ObservedValues(
+          old: access.observedValue(change.oldObject, descriptor),
+          new: access.observedValue(change.newObject, descriptor))
+      }
+      let values = change.decoded?.values(by: token, decode) ?? decode()
       let change = KeyChange(
-        oldValue: access.observedValue(change.oldObject, descriptor),
-        newValue: access.observedValue(change.newObject, descriptor))
+        oldValue: values.old ?? descriptor.defaultValue.value,
+        newValue: values.new ?? descriptor.defaultValue.value)
       gate.deliver { callback(change) }
     }
     if initial {
@@ -144,5 +153,17 @@ extension UserDefaults {
       }
       continuation.onTermination = { _ in observation.cancel() }
     }
+  }
+}
+
+/// The stored objects of one change decoded for observers of one key: `nil` where nothing
+/// is stored or the object cannot be read, for each observer's own default.
+private final class ObservedValues<Value: Sendable>: Sendable {
+  let old: Value?
+  let new: Value?
+
+  init(old: Value?, new: Value?) {
+    self.old = old
+    self.new = new
   }
 }

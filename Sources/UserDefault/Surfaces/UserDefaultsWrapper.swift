@@ -18,7 +18,7 @@ import Foundation
 /// non-optional property needs a default: without one it does not compile.
 @propertyWrapper
 public struct UserDefaultsWrapper<Value> {
-  private let key: KeyDescriptor<Value>
+  @usableFromInline let key: KeyDescriptor<Value>
   /// The store the value lives in.
   public let userDefaults: UserDefaults
 
@@ -77,6 +77,9 @@ public struct UserDefaultsWrapper<Value> {
   /// reported and nothing is written.
   ///
   /// `user.firstName = "Ada"`
+  ///
+  /// Inlinable, so a read is specialised for `Value` where it is made, as a typed key's is.
+  @inlinable
   public var wrappedValue: Value {
     get { userDefaults.access.value(key) }
     nonmutating set { userDefaults.access.write(newValue, for: key) }

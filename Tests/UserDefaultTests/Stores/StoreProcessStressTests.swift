@@ -34,6 +34,36 @@ struct StoreProcessStressTests {
     }
   }
 
+  @Test(
+    "30 rounds: eight threads flushing at once share file replacements (group commit), and a SIGKILL loses no value whose flush returned"
+  )
+  func groupCommitLosesNothingAcknowledged() throws {
+    let directory = TemporaryDirectory()
+    let environment = ["XDG_CONFIG_HOME": directory.path, "HOME": directory.path]
+    let contention = CPUContention()
+    defer { contention.stop() }
+    for round in 0..<30 {
+      let child = try RunningChild(
+        "UserDefaultTestHelper", ["store-group", "group", "r\(round)", "8"],
+        environment: environment)
+      // Kill after a random number of returned flushes, read from the child's output.
+      let lines = child.readLines(Int.random(in: 8...80))
+      child.stop(abruptly: true)
+      #expect(child.process.terminationStatus == SIGKILL, "round \(round) died on its own")
+      let acknowledged = lines.compactMap { line -> (thread: Int, index: Int)? in
+        let fields = line.split(separator: " ").compactMap { Int($0) }
+        return fields.count == 2 ? (fields[0], fields[1]) : nil
+      }
+      #expect(!acknowledged.isEmpty, "round \(round): no flush returned")
+      let values = try PropertyListFile.values(at: directory.path + "/group.plist")
+      for (thread, index) in acknowledged {
+        #expect(
+          values["r\(round).t\(thread).\(index)"] as? Int == index,
+          "round \(round) lost thread \(thread)'s value \(index), whose flush had returned")
+      }
+    }
+  }
+
   @Test("16 writer processes at once under contention: none crashes, no key is lost")
   func sixteenWritersUnderContention() throws {
     let directory = TemporaryDirectory()
