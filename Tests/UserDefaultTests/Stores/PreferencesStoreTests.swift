@@ -58,7 +58,7 @@ struct PreferencesStoreTests {
     #expect(directoryMode == 0o700)
   }
 
-  @Test(arguments: ["", "a/b", "../x", "a..b", "nul\0name"])
+  @Test(arguments: ["", ".", "..", "a/b", "../x", "a..b", "nul\0name"])
   func badSuiteNamesAreRejected(_ name: String) {
     #expect(throws: DefaultsError.self) { try PreferencesStore(suiteName: name, directory: "/tmp") }
   }

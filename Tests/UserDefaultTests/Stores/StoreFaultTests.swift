@@ -222,6 +222,46 @@ struct StoreFaultTests {
     #expect(FaultCorpus.cases().count >= 300)
   }
 
+  @Test("A file this process cannot read (mode 000) is moved aside whole, never written over")
+  func unreadableFileIsMovedAside() throws {
+    let directory = TemporaryDirectory()
+    chmod(directory.path, 0o777)  // the child may run as another user, below
+    let path = directory.path + "/fault.plist"
+    let original = FaultCorpus.xml(["kept": "yes"])
+    try original.write(to: URL(fileURLWithPath: path))
+    chmod(path, 0o000)
+    // Root reads any file, so as root the child runs as nobody (65534), for whom the
+    // file is unreadable; as any other user it runs as itself.
+    let helper = ChildProcess.buildDirectory.appendingPathComponent("UserDefaultTestHelper").path
+    let process = Process()
+    if geteuid() == 0 {
+      process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+      process.arguments = [
+        "--reuid=65534", "--regid=65534", "--clear-groups", helper, "fault-before", "fault",
+      ]
+    } else {
+      process.executableURL = URL(fileURLWithPath: helper)
+      process.arguments = ["fault-before", "fault"]
+    }
+    process.environment = ProcessInfo.processInfo.environment.merging(
+      ["XDG_CONFIG_HOME": directory.path, "HOME": directory.path]) { $1 }
+    let errors = Pipe()
+    process.standardError = errors
+    try process.run()
+    let report = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0, "\(report)")
+    #expect(report.contains("cannot be read") && report.contains("moved to"), "\(report)")
+    let backups = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+      .filter { $0.hasPrefix("fault.plist.damaged-") }
+    #expect(backups.count == 1)
+    if let backup = backups.first {
+      chmod(directory.path + "/" + backup, 0o600)
+      #expect(FileManager.default.contents(atPath: directory.path + "/" + backup) == original)
+    }
+    #expect(try PropertyListFile.values(at: path)["after"] as? Int == 1)
+  }
+
   /// What went wrong in one run of one case; empty when nothing did.
   struct Outcome {
     var crashes = 0
