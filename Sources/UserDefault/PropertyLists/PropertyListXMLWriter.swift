@@ -87,6 +87,22 @@ struct PropertyListXMLWriter {
   }
 
   private mutating func write(_ value: Any, depth: Int) -> Bool {
+    // Native Swift scalars (what the library's reader and typed writes produce) first: a
+    // cast to NSNumber would box each one in a new object.
+    let type = Swift.type(of: value)
+    if type == Int.self {
+      element("integer", String(value as! Int), depth: depth)
+      return true
+    }
+    if type == Double.self {
+      element("real", Self.format(value as! Double), depth: depth)
+      return true
+    }
+    if type == Bool.self {
+      indent(depth)
+      append(value as! Bool ? "<true/>\n" : "<false/>\n")
+      return true
+    }
     switch value {
     case let string as String:
       indent(depth)
