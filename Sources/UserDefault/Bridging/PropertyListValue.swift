@@ -18,7 +18,16 @@ import Foundation
 /// Reading is lenient where nothing is lost (any number that fits the integer type, a
 /// `Date` object for a `Date`) and strict otherwise: a value of another type or out of
 /// range throws ``DefaultsError`` with ``DefaultsDiagnostic/Kind/wrongType``.
-public protocol PropertyListValue {
+///
+/// A marker: how each type is written is internal to the library (`PropertyListCoded`), so
+/// that the public surface stays what users need. To store a type of your own, conform it
+/// to ``UserDefaultable`` with one of these types as its `BaseType`; conforming a type of
+/// your own to `PropertyListValue` alone adds nothing (its values are refused as an
+/// unsupported type, and reported).
+public protocol PropertyListValue {}
+
+/// How a ``PropertyListValue`` is written and read; every built-in conformance lives here.
+protocol PropertyListCoded: PropertyListValue, SendableMetatype {
   /// The property-list object handed to `UserDefaults`.
   ///
   /// - Returns: The object to store: the value itself, or its stored form (see the table in
@@ -40,9 +49,10 @@ public protocol PropertyListValue {
   init(propertyListObject object: Any) throws(DefaultsError)
 }
 
-extension Bool: PropertyListValue {
-  public func propertyListObject() -> Any { self }
-  public init(propertyListObject object: Any) throws(DefaultsError) {
+extension Bool: PropertyListValue {}
+extension Bool: PropertyListCoded {
+  func propertyListObject() -> Any { self }
+  init(propertyListObject object: Any) throws(DefaultsError) {
     if let value = object as? Bool {
       self = value
     } else if let number = object as? NSNumber, number.int64Value == 0 || number.int64Value == 1,
@@ -55,9 +65,10 @@ extension Bool: PropertyListValue {
   }
 }
 
-extension String: PropertyListValue {
-  public func propertyListObject() -> Any { self }
-  public init(propertyListObject object: Any) throws(DefaultsError) {
+extension String: PropertyListValue {}
+extension String: PropertyListCoded {
+  func propertyListObject() -> Any { self }
+  init(propertyListObject object: Any) throws(DefaultsError) {
     if let value = object as? String {
       self = value
     } else if let value = object as? NSString {
@@ -68,9 +79,10 @@ extension String: PropertyListValue {
   }
 }
 
-extension Data: PropertyListValue {
-  public func propertyListObject() -> Any { self }
-  public init(propertyListObject object: Any) throws(DefaultsError) {
+extension Data: PropertyListValue {}
+extension Data: PropertyListCoded {
+  func propertyListObject() -> Any { self }
+  init(propertyListObject object: Any) throws(DefaultsError) {
     if let value = object as? Data {
       self = value
     } else if let value = object as? NSData {
@@ -81,12 +93,13 @@ extension Data: PropertyListValue {
   }
 }
 
-extension Double: PropertyListValue {
-  public func propertyListObject() -> Any {
+extension Double: PropertyListValue {}
+extension Double: PropertyListCoded {
+  func propertyListObject() -> Any {
     // The XML writer prints -0.0 as 0.0: keep the sign by storing the spelling.
     self == 0 && sign == .minus ? "-0.0" : self
   }
-  public init(propertyListObject object: Any) throws(DefaultsError) {
+  init(propertyListObject object: Any) throws(DefaultsError) {
     if let value = object as? Double {
       self = value
     } else if let number = object as? NSNumber {
@@ -99,9 +112,10 @@ extension Double: PropertyListValue {
   }
 }
 
-extension Float: PropertyListValue {
-  public func propertyListObject() -> Any { Double(self).propertyListObject() }
-  public init(propertyListObject object: Any) throws(DefaultsError) {
+extension Float: PropertyListValue {}
+extension Float: PropertyListCoded {
+  func propertyListObject() -> Any { Double(self).propertyListObject() }
+  init(propertyListObject object: Any) throws(DefaultsError) {
     if let value = object as? Float {
       self = value
     } else {
@@ -110,9 +124,10 @@ extension Float: PropertyListValue {
   }
 }
 
-extension Date: PropertyListValue {
-  public func propertyListObject() -> Any { timeIntervalSinceReferenceDate.propertyListObject() }
-  public init(propertyListObject object: Any) throws(DefaultsError) {
+extension Date: PropertyListValue {}
+extension Date: PropertyListCoded {
+  func propertyListObject() -> Any { timeIntervalSinceReferenceDate.propertyListObject() }
+  init(propertyListObject object: Any) throws(DefaultsError) {
     if let value = object as? Date {
       self = value
     } else if let seconds = try? Double(propertyListObject: object) {
@@ -140,41 +155,42 @@ func exactInteger<T: FixedWidthInteger>(_ object: Any, as type: T.Type) throws(D
 }
 
 /// Signed integers are stored as themselves.
-public protocol SignedPropertyListInteger: FixedWidthInteger, SignedInteger, PropertyListValue {}
+protocol SignedPropertyListInteger: FixedWidthInteger, SignedInteger, PropertyListCoded {}
 /// Unsigned integers are stored as an unsigned 64-bit number, which Foundation keeps.
-public protocol UnsignedPropertyListInteger: FixedWidthInteger, UnsignedInteger, PropertyListValue {
+protocol UnsignedPropertyListInteger: FixedWidthInteger, UnsignedInteger, PropertyListCoded {
 }
 
 extension SignedPropertyListInteger {
-  public func propertyListObject() -> Any { Int64(self) }
-  public init(propertyListObject object: Any) throws(DefaultsError) {
+  func propertyListObject() -> Any { Int64(self) }
+  init(propertyListObject object: Any) throws(DefaultsError) {
     self = try exactInteger(object, as: Self.self)
   }
 }
 
 extension UnsignedPropertyListInteger {
-  public func propertyListObject() -> Any { UInt64(self) }
-  public init(propertyListObject object: Any) throws(DefaultsError) {
+  func propertyListObject() -> Any { UInt64(self) }
+  init(propertyListObject object: Any) throws(DefaultsError) {
     self = try exactInteger(object, as: Self.self)
   }
 }
 
-extension Int: SignedPropertyListInteger {
+extension Int: PropertyListValue, SignedPropertyListInteger {
   // Stored as `Int` itself so that `integer(forKey:)` reads it.
-  public func propertyListObject() -> Any { self }
+  func propertyListObject() -> Any { self }
 }
-extension Int8: SignedPropertyListInteger {}
-extension Int16: SignedPropertyListInteger {}
-extension Int32: SignedPropertyListInteger {}
-extension Int64: SignedPropertyListInteger {}
-extension UInt: UnsignedPropertyListInteger {}
-extension UInt8: UnsignedPropertyListInteger {}
-extension UInt16: UnsignedPropertyListInteger {}
-extension UInt32: UnsignedPropertyListInteger {}
-extension UInt64: UnsignedPropertyListInteger {}
+extension Int8: PropertyListValue, SignedPropertyListInteger {}
+extension Int16: PropertyListValue, SignedPropertyListInteger {}
+extension Int32: PropertyListValue, SignedPropertyListInteger {}
+extension Int64: PropertyListValue, SignedPropertyListInteger {}
+extension UInt: PropertyListValue, UnsignedPropertyListInteger {}
+extension UInt8: PropertyListValue, UnsignedPropertyListInteger {}
+extension UInt16: PropertyListValue, UnsignedPropertyListInteger {}
+extension UInt32: PropertyListValue, UnsignedPropertyListInteger {}
+extension UInt64: PropertyListValue, UnsignedPropertyListInteger {}
 
-extension Array: PropertyListValue where Element: PropertyListValue {
-  public func propertyListObject() throws(DefaultsError) -> Any {
+extension Array: PropertyListValue where Element: PropertyListValue {}
+extension Array: PropertyListCoded where Element: PropertyListCoded {
+  func propertyListObject() throws(DefaultsError) -> Any {
     var objects: [Any] = []
     objects.reserveCapacity(count)
     for (index, element) in enumerated() {
@@ -184,7 +200,7 @@ extension Array: PropertyListValue where Element: PropertyListValue {
     }
     return objects
   }
-  public init(propertyListObject object: Any) throws(DefaultsError) {
+  init(propertyListObject object: Any) throws(DefaultsError) {
     guard let objects = PropertyListObject.array(object) else {
       throw .wrongType([Element].self, found: object)
     }
@@ -201,8 +217,9 @@ extension Array: PropertyListValue where Element: PropertyListValue {
   }
 }
 
-extension Dictionary: PropertyListValue where Key == String, Value: PropertyListValue {
-  public func propertyListObject() throws(DefaultsError) -> Any {
+extension Dictionary: PropertyListValue where Key == String, Value: PropertyListValue {}
+extension Dictionary: PropertyListCoded where Key == String, Value: PropertyListCoded {
+  func propertyListObject() throws(DefaultsError) -> Any {
     var objects: [String: Any] = [:]
     objects.reserveCapacity(count)
     for (key, value) in self {
@@ -212,7 +229,7 @@ extension Dictionary: PropertyListValue where Key == String, Value: PropertyList
     }
     return objects
   }
-  public init(propertyListObject object: Any) throws(DefaultsError) {
+  init(propertyListObject object: Any) throws(DefaultsError) {
     guard let objects = PropertyListObject.dictionary(object) else {
       throw .wrongType([String: Value].self, found: object)
     }
@@ -229,14 +246,15 @@ extension Dictionary: PropertyListValue where Key == String, Value: PropertyList
 
 /// `nil` has no property-list form: storing it through a typed API removes the key, and a
 /// `nil` inside a collection is refused (Foundation on Linux traps on it).
-extension Optional: PropertyListValue where Wrapped: PropertyListValue {
-  public func propertyListObject() throws(DefaultsError) -> Any {
+extension Optional: PropertyListValue where Wrapped: PropertyListValue {}
+extension Optional: PropertyListCoded where Wrapped: PropertyListCoded {
+  func propertyListObject() throws(DefaultsError) -> Any {
     guard let value = self else {
       throw DefaultsError(.refusedValue, "nil cannot be stored inside a property list")
     }
     return try value.propertyListObject()
   }
-  public init(propertyListObject object: Any) throws(DefaultsError) {
+  init(propertyListObject object: Any) throws(DefaultsError) {
     self = try Wrapped(propertyListObject: object)
   }
 }

@@ -135,6 +135,8 @@ struct UnsupportedCoding<Value>: ValueCoding {
 }
 
 struct NativeCoding<U: UserDefaultable>: ValueCoding {
+  /// How `U`'s base type is written, found once when the bridge is made.
+  let base = BaseCoding(U.BaseType.self)
   var storage: StorageForm { .propertyList }
   var decodesCheaply: Bool {
     U.self is any SignedPropertyListInteger.Type || U.self is any UnsignedPropertyListInteger.Type
@@ -146,10 +148,52 @@ struct NativeCoding<U: UserDefaultable>: ValueCoding {
       || U.self == Data.self
   }
   func encode(_ value: U) throws(DefaultsError) -> Any? {
-    try U.storableValue(of: value).propertyListObject()
+    try base.encode(try U.storableValue(of: value))
   }
   func decode(_ object: Any) throws(DefaultsError) -> U {
-    try U.decoded(from: try U.BaseType(propertyListObject: object))
+    try U.decoded(from: try base.decode(object))
+  }
+}
+
+/// The writing and reading of one ``PropertyListValue`` type, through its internal
+/// ``PropertyListCoded`` conformance, looked up once (a dynamic conformance check) rather
+/// than on every write.
+struct BaseCoding<Base>: Sendable {
+  let encode: @Sendable (Base) throws(DefaultsError) -> Any
+  let decode: @Sendable (Any) throws(DefaultsError) -> Base
+
+  init(_ type: Base.Type) {
+    guard let coded = type as? any PropertyListCoded.Type else {
+      encode = { _ throws(DefaultsError) in
+        throw DefaultsError(
+          .unsupportedType,
+          "\(Base.self) is not one of the library's property-list types; nothing was stored")
+      }
+      decode = { _ throws(DefaultsError) in
+        throw DefaultsError(.unsupportedType, "\(Base.self) cannot be read from a property list")
+      }
+      return
+    }
+    self = Self.coding(coded)
+  }
+
+  /// `Coded` is `Base` itself, opened from the existential: the casts cannot fail.
+  private static func coding<Coded: PropertyListCoded>(_: Coded.Type) -> BaseCoding {
+    BaseCoding(
+      encode: { value throws(DefaultsError) in
+        try unsafeBitCast(value, to: Coded.self).propertyListObject()
+      },
+      decode: { object throws(DefaultsError) in
+        unsafeBitCast(try Coded(propertyListObject: object), to: Base.self)
+      })
+  }
+
+  private init(
+    encode: @escaping @Sendable (Base) throws(DefaultsError) -> Any,
+    decode: @escaping @Sendable (Any) throws(DefaultsError) -> Base
+  ) {
+    self.encode = encode
+    self.decode = decode
   }
 }
 
