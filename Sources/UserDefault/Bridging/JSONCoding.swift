@@ -6,7 +6,7 @@ import Foundation
 /// `@UserDefault(..., encoder:decoder:)` makes its own. Non-finite floating-point values
 /// are written as the strings `"inf"`, `"-inf"` and `"nan"` so that no finite struct
 /// fails to encode; keys are sorted so equal values store equal text.
-public struct JSONCoding: Sendable {
+struct JSONCoding: Sendable {
   /// The encoder, or `nil` for the library's default settings.
   let encoder: JSONEncoder
   /// The decoder, or `nil` for the library's default settings.
@@ -20,13 +20,13 @@ public struct JSONCoding: Sendable {
   ///   - decoder: The decoder for reading them back, or `nil` for the library's settings.
   ///
   /// `let coding = JSONCoding(decoder: JSONDecoder())`
-  public init(encoder: JSONEncoder? = nil, decoder: JSONDecoder? = nil) {
+  init(encoder: JSONEncoder? = nil, decoder: JSONDecoder? = nil) {
     self.encoder = encoder ?? Self.makeEncoder()
     self.decoder = decoder ?? Self.makeDecoder()
   }
 
   /// The library's shared pair.
-  public static let shared = JSONCoding()
+  static let shared = JSONCoding()
 
   private static func makeEncoder() -> JSONEncoder {
     let encoder = JSONEncoder()

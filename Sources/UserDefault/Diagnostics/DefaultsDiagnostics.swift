@@ -34,7 +34,7 @@ public enum DefaultsDiagnostics {
   ///   - event: The problem to report.
   ///
   /// `DefaultsDiagnostics.report(event)`
-  public static func report(_ event: DefaultsDiagnostic) {
+  static func report(_ event: DefaultsDiagnostic) {
     let handler = current.withLock { $0 }
     handler(event)
   }

@@ -106,7 +106,7 @@ extension KeyRegistry {
   /// - Returns: The declarations, sorted by stored name.
   ///
   /// `let keys = KeyRegistry.declarations(usableIn: "group.app")`
-  public static func declarations(usableIn suite: String?) -> [Declaration] {
+  static func declarations(usableIn suite: String?) -> [Declaration] {
     declarations.filter { suite == nil || $0.suite == nil || $0.suite == suite }
   }
 

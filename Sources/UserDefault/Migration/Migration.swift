@@ -3,9 +3,9 @@ import Foundation
 /// One numbered change to how a suite stores its values; see ``Migrations``.
 public struct Migration {
   /// The schema version the suite has once this migration ran; versions increase.
-  public let version: Int
+  let version: Int
   /// What the migration does.
-  public let step: MigrationStep
+  let step: MigrationStep
 
   /// A migration to `version`, doing `step`.
   ///
@@ -29,7 +29,7 @@ public struct Migration {
 /// values it finds: run twice on the same values, it must give the same result.
 public struct MigrationStep {
   /// A short description, for errors and logs.
-  public let summary: String
+  let summary: String
   let apply: (UserDefaults) throws(DefaultsError) -> Void
 
   /// A step that runs `body` on the suite; for changes the other steps do not cover.

@@ -23,7 +23,7 @@ public struct Migrations {
   public static let versionKey = "UserDefault.schemaVersion"
 
   /// The migrations, in the order given.
-  public let migrations: [Migration]
+  let migrations: [Migration]
 
   /// Migrations given as a list; versions must increase and be positive (checked by
   /// ``run(on:)``).

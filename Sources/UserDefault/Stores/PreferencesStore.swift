@@ -78,7 +78,7 @@ open class PreferencesStore: UserDefaults {
   /// The directory stores use when given none: `$XDG_CONFIG_HOME` when it is an absolute
   /// path, else `$HOME/.config` (where Foundation keeps preferences on Linux); `nil` when
   /// neither variable is usable.
-  public static var defaultDirectory: String? { PreferencesFile.defaultDirectory() }
+  package static var defaultDirectory: String? { PreferencesFile.defaultDirectory() }
 
   /// The path of this store's file; `nil` for an in-memory store or one whose directory
   /// could not be determined.

@@ -30,7 +30,7 @@ public struct UserDefault<Value> {
 
   @usableFromInline let source: Source
   /// The store the value lives in.
-  public let defaults: UserDefaults
+  @usableFromInline let defaults: UserDefaults
 
   // MARK: String keys (Codable values, no declaration needed)
 

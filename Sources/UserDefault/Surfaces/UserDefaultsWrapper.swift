@@ -20,7 +20,7 @@ import Foundation
 public struct UserDefaultsWrapper<Value> {
   @usableFromInline let key: KeyDescriptor<Value>
   /// The store the value lives in.
-  public let userDefaults: UserDefaults
+  @usableFromInline let userDefaults: UserDefaults
 
   /// A value stored under `key`, reading `defaultValue` when nothing is stored. For an
   /// optional property, assigning `nil` removes the stored value, so it reads the default.
