@@ -94,6 +94,10 @@ case "read":
   }
 case "set" where arguments.count == 5:
   defaults[UserDefaults.Key<Int>(arguments[3], default: 0)] = Int(arguments[4]) ?? 0
+case "set-and-save" where arguments.count == 5:
+  // Writes one Int through a typed key and saves at once; prints what saveNow() answered.
+  defaults[UserDefaults.Key<Int>(arguments[3], default: 0)] = Int(arguments[4]) ?? 0
+  print("saved \(FoundationSaving.saveNow())")
 case "store-release" where arguments.count == 6:
   // Writes one Int through a store object without flushing, releases the object, then
   // either returns from main ("exit") or waits 500 ms and leaves with _exit, which runs no

@@ -153,6 +153,9 @@ extension FoundationSuite {
       var count: UInt64 = 0
       var isScheduled = false
       var isProblemReported = false
+      /// Whether the library wrote to a suite it cannot save (then every save reports
+      /// failure, so `FoundationSaving.saveNow()` says so).
+      var hasRefusedWrites = false
     }
     private let state = Lock(State())
 
@@ -162,7 +165,7 @@ extension FoundationSuite {
       self.problem = problem
     }
 
-    var hasPending: Bool { state.withLock { !$0.pending.isEmpty } }
+    var hasPending: Bool { state.withLock { !$0.pending.isEmpty || $0.hasRefusedWrites } }
 
     /// Records a write and schedules a save within ``FoundationSaving/window``. A suite
     /// the library cannot save is reported at its first write instead.
@@ -170,7 +173,7 @@ extension FoundationSuite {
       guard FoundationSaving.isEnabled else { return }
       guard file != nil else {
         let report = state.withLock { state in
-          defer { state.isProblemReported = true }
+          defer { (state.isProblemReported, state.hasRefusedWrites) = (true, true) }
           return !state.isProblemReported
         }
         if report, let problem {

@@ -94,7 +94,9 @@ open class PreferencesStore: UserDefaults {
   /// `let store = PreferencesStore.inMemory()`
   public static func inMemory(suiteName: String? = nil) -> PreferencesStore {
     PreferencesStore(
-      fileStore: FileStore(suite: suiteName, file: nil, flushWindow: .zero, problem: nil),
+      // Named for diagnostics and the key registry; `nil` would read as the standard suite.
+      fileStore: FileStore(
+        suite: suiteName ?? "in-memory", file: nil, flushWindow: .zero, problem: nil),
       flushWindow: .zero)
   }
 

@@ -143,6 +143,10 @@ struct OneEnginePerSuiteTests {
     #expect(result.error.contains("suite name"), "reported: \(result.error)")
     let written = try FileManager.default.subpathsOfDirectory(atPath: root.path)
     #expect(written == ["config"], "nothing written: \(written)")
+    let saved = try ChildProcess.run(
+      "UserDefaultTestHelper", ["set-and-save", name, "count", "5"],
+      environment: ["XDG_CONFIG_HOME": config, "HOME": root.path])
+    #expect(saved.output == "saved false\n", "saveNow() reports the refused suite")
   }
 
   @Test(

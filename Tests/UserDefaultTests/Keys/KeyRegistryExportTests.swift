@@ -58,4 +58,12 @@ struct KeyRegistryExportTests {
     #expect(KeyRegistry.exportText().contains("\(key.name)\tOptional<URL>\t"))
     #expect(!KeyRegistry.exportText().contains("FoundationEssentials."))
   }
+
+  @Test("A wrapper on an in-memory store is registered as in-memory, not as the standard suite")
+  func inMemoryWrappersAreNotStandard() {
+    let name = "registry.memory." + UUID().uuidString.prefix(6)
+    _ = UserDefault(name, defaultValue: false, defaults: PreferencesStore.inMemory())
+    let line = KeyRegistry.exportText().split(separator: "\n").first { $0.hasPrefix(name + "\t") }
+    #expect(line?.contains("\tin-memory\t") == true, "\(line ?? "not registered")")
+  }
 }
