@@ -200,7 +200,9 @@ final class CPUContention {
     loops = (0..<processes).compactMap { _ in
       let process = Process()
       process.executableURL = URL(fileURLWithPath: "/bin/sh")
-      process.arguments = ["-c", "while :; do :; done"]
+      // Spins while the test process lives (`kill` is a shell builtin: no fork), so a
+      // test process that is itself killed leaves no busy loop behind.
+      process.arguments = ["-c", "while kill -0 \(getpid()) 2>/dev/null; do :; done"]
       return (try? process.run()).map { process }
     }
   }
