@@ -24,7 +24,9 @@ import Foundation
 public struct UserDefault<Value> {
   @usableFromInline
   enum Source {
-    case key(KeyDescriptor<Value>)
+    /// Boxed, so that a read reaches the descriptor's fields through one reference instead
+    /// of copying (and retaining) the whole descriptor out of the enum, as a typed key does.
+    case key(DescriptorBox<Value>)
     case entry(ReferenceWritableKeyPath<UserDefaults, Value>)
   }
 
@@ -94,7 +96,7 @@ public struct UserDefault<Value> {
       encoder == nil && decoder == nil
       ? .shared : .resolve(json: JSONCoding(encoder: encoder, decoder: decoder))
     let descriptor = KeyDescriptor(name: key, bridge: bridge, defaultValue: defaultValue)
-    self.source = .key(descriptor)
+    self.source = .key(DescriptorBox(descriptor))
     self.defaults = defaults
     descriptor.declare(in: defaults, declaredBy: "@UserDefault \(file):\(line)")
   }
@@ -111,7 +113,7 @@ public struct UserDefault<Value> {
   /// `@UserDefault(.theme) var theme`
   public init(_ key: UserDefaults.Key<Value>, defaults: UserDefaults = .libraryDefault)
   where Value: Sendable {
-    self.source = .key(key.descriptor)
+    self.source = .key(DescriptorBox(key.descriptor))
     self.defaults = defaults
   }
 
@@ -150,13 +152,13 @@ public struct UserDefault<Value> {
   public var wrappedValue: Value {
     get {
       switch source {
-      case .key(let key): defaults.access.value(key)
+      case .key(let box): defaults.access.value(box.descriptor)
       case .entry(let keyPath): defaults[keyPath: keyPath]
       }
     }
     nonmutating set {
       switch source {
-      case .key(let key): defaults.access.write(newValue, for: key)
+      case .key(let box): defaults.access.write(newValue, for: box.descriptor)
       case .entry(let keyPath): defaults[keyPath: keyPath] = newValue
       }
     }
@@ -167,10 +169,22 @@ public struct UserDefault<Value> {
   /// `$isDiscountProvided.removeObject()`
   public var projectedValue: StoredValue<Value> {
     switch source {
-    case .key(let key):
-      return StoredValue(defaults: defaults, key: key)
+    case .key(let box):
+      return StoredValue(defaults: defaults, key: box.descriptor)
     case .entry(let keyPath):
       return StoredValue(defaults: defaults, entry: keyPath)
     }
   }
 }
+
+/// A key descriptor held by reference (see ``UserDefault/Source``).
+@usableFromInline
+final class DescriptorBox<Value> {
+  @usableFromInline let descriptor: KeyDescriptor<Value>
+
+  init(_ descriptor: KeyDescriptor<Value>) {
+    self.descriptor = descriptor
+  }
+}
+
+extension DescriptorBox: Sendable where Value: Sendable {}
