@@ -1,5 +1,13 @@
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Finds the backend of a Foundation `UserDefaults` instance, remembered by identity.
 ///
 /// Foundation does not say which suite an instance belongs to. On Linux the instance's
@@ -37,6 +45,14 @@ enum FoundationInstances {
   /// instance's suite name in swift-corelibs-foundation (a parameter so that tests can
   /// make the probe miss).
   static func backend(of defaults: UserDefaults, suiteField: String = "suite") -> FoundationSuite {
+    let last = LastResolved.onThisThread
+    if last.instance === defaults, let backend = last.backend { return backend }
+    let backend = resolve(defaults, suiteField: suiteField)
+    (last.instance, last.backend) = (defaults, backend)
+    return backend
+  }
+
+  private static func resolve(_ defaults: UserDefaults, suiteField: String) -> FoundationSuite {
     let id = ObjectIdentifier(defaults)
     if let known = table.withLock({ $0.known[id] }) { return known.backend }
     let suite = Suite(of: defaults, suiteField: suiteField)
@@ -47,16 +63,17 @@ enum FoundationInstances {
     case .own(let description, _):
       backend = FoundationSuite(name: description, defaults: defaults, saving: .none)
     }
-    let reportUnidentified = table.withLock { table in
-      if table.known[id] != nil { return false }
+    let (found, reportUnidentified) = table.withLock { table -> (FoundationSuite, Bool) in
+      // Another thread may have resolved the instance meanwhile: its backend wins.
+      if let known = table.known[id] { return (known.backend, false) }
       table.known[id] = Known(instance: defaults, backend: backend)
       guard case .own(_, let isFault) = suite else {
         if table.order.count >= capacity { table.known[table.order.removeFirst()] = nil }
         table.order.append(id)
-        return false
+        return (backend, false)
       }
       defer { if isFault { table.isUnidentifiedReported = true } }
-      return isFault && !table.isUnidentifiedReported
+      return (backend, isFault && !table.isUnidentifiedReported)
     }
     if reportUnidentified, case .own(let description, _) = suite {
       DefaultsDiagnostics.report(
@@ -64,7 +81,7 @@ enum FoundationInstances {
         "the suite of a UserDefaults instance could not be identified; it gets its own cache and observers, and the library does not save it"
       )
     }
-    return backend
+    return found
   }
 
   /// Which suite an instance belongs to.
@@ -108,4 +125,35 @@ enum FoundationInstances {
     }
   }
 
+}
+
+/// The last instance the current thread resolved, and its backend, so that reads repeated
+/// on one instance skip the table's lock (one `pthread_getspecific` instead). It holds the
+/// instance strongly, so the address it compares cannot be reused while it is here; an
+/// instance's backend never changes once resolved. Only its own thread touches it.
+private final class LastResolved {
+  var instance: UserDefaults?
+  var backend: FoundationSuite?
+
+  static var onThisThread: LastResolved {
+    if let existing = pthread_getspecific(key) {
+      return Unmanaged<LastResolved>.fromOpaque(existing).takeUnretainedValue()
+    }
+    let made = LastResolved()
+    pthread_setspecific(key, Unmanaged.passRetained(made).toOpaque())
+    return made
+  }
+
+  /// Released with its thread.
+  private static let key: pthread_key_t = {
+    var key = pthread_key_t()
+    #if canImport(Darwin)
+      pthread_key_create(&key) { Unmanaged<LastResolved>.fromOpaque($0).release() }
+    #else
+      pthread_key_create(&key) { pointer in
+        if let pointer { Unmanaged<LastResolved>.fromOpaque(pointer).release() }
+      }
+    #endif
+    return key
+  }()
 }
