@@ -44,7 +44,7 @@ struct DefaultsAccess: Sendable {
       if key.bridge.storesValueItself, let value = object as? Value { return value }
       return decode(object, key, generation: nil)
     }
-    switch probe(key.name, key.trackingPath, key.bridge.token, key.bridge.decodesCheaply) {
+    switch probe(key.name, key.trackingPath, key.bridge.token) {
     case .hit(let entry): return (entry as? DecodedValueCache.Decoded<Value>)?.value
     case .absent: return nil
     case .miss(let object, let generation):
@@ -68,15 +68,10 @@ struct DefaultsAccess: Sendable {
     backend.object(forKey: name, tracking: path)
   }
 
+  /// What the cache knows about a value whose decode is not cheap (``read(_:)`` handles
+  /// the cheap ones without the cache).
   @usableFromInline
-  func probe(
-    _ name: String, _ path: TrackedKeys.Path, _ token: BridgeToken, _ decodesCheaply: Bool
-  ) -> CacheProbe {
-    // A cheap decode (a cast or two) costs less than any cache lookup: skip the cache.
-    if decodesCheaply {
-      guard let object = cheapObject(name, path) else { return .absent }
-      return .miss(object, generation: nil)
-    }
+  func probe(_ name: String, _ path: TrackedKeys.Path, _ token: BridgeToken) -> CacheProbe {
     let suite = self.suite
     suite.hub.tracking.access(path)
     if suite.seesEveryWrite {

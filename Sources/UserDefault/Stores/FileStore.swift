@@ -123,9 +123,11 @@ final class FileStore: StoreBackend {
     state.withLock { $0.state.values[name] ?? $0.state.registered[name] }
   }
 
+  /// The protocol's default, written here so that the lookup is a direct call rather
+  /// than a second dispatch through the protocol (this is every scalar read's path).
   func object(forKey name: String, tracking path: TrackedKeys.Path) -> Any? {
     context.hub.tracking.access(path)
-    return state.withLock { $0.state.values[name] ?? $0.state.registered[name] }
+    return object(forKey: name)
   }
 
   func dictionaryRepresentation() -> [String: Any] {
