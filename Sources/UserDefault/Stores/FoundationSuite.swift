@@ -78,15 +78,16 @@ final class FoundationSuite: StoreBackend {
 
   func update(_ name: String, to object: Any?, trackingPath: TrackedKeys.Path?) {
     // The old object is fetched only when someone will be told about the change: an
-    // unobserved write costs what Foundation's own `set` costs.
-    let old: Any?? =
-      context.hub.hasListeners(for: name) ? .some(defaults.value.object(forKey: name)) : .none
-    if case .some(let old) = old {
-      switch (old, object) {
-      case (nil, nil): return
-      case (let old?, let new?) where PropertyListEquality.isEqual(old, new): return
-      default: break
-      }
+    // unobserved write costs what Foundation's own `set` costs (and is announced as a
+    // change from nothing, for the Observation framework).
+    var change = ChangeHub.Change(name: name, oldObject: nil, newObject: object)
+    if context.hub.hasListeners(for: name) {
+      // Equal to what is stored, of the same property-list type: nothing changes.
+      guard
+        let observed = ChangeHub.Change(
+          name: name, from: defaults.value.object(forKey: name), to: object)
+      else { return }
+      change = observed
     }
     let instance = defaults.value
     let store = {
@@ -102,7 +103,6 @@ final class FoundationSuite: StoreBackend {
       store()
     }
     saving?.record(name, object)
-    var change = ChangeHub.Change(name: name, oldObject: old ?? nil, newObject: object)
     change.trackingPath = trackingPath
     context.announce(change)
   }

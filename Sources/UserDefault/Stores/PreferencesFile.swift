@@ -117,17 +117,10 @@ package struct PreferencesFile: Sendable {
   /// - Throws: ``DefaultsError`` of kind ``DefaultsDiagnostic/Kind/damagedFile`` with a
   ///   one-line reason when the file is not a readable property-list dictionary.
   package func values() throws(DefaultsError) -> [String: Any]? {
-    var info = stat()
-    guard stat(path, &info) == 0 else {
-      if errno == ENOENT || errno == ENOTDIR { return nil }
-      throw DefaultsError(.damagedFile, "\(path): \(String(cString: strerror(errno)))")
-    }
-    guard (info.st_mode & S_IFMT) == S_IFREG, let data = Self.contents(of: path) else {
-      throw DefaultsError(.damagedFile, "\(path): not a readable file")
-    }
-    switch Self.parse(data) {
-    case .success(let parsed): return parsed.values
-    case .failure(let failure): throw DefaultsError(.damagedFile, "\(path): \(failure.reason)")
+    switch load() {
+    case .missing: return nil
+    case .loaded(let values, _): return values
+    case .unusable(let reason): throw DefaultsError(.damagedFile, "\(path): \(reason)")
     }
   }
 
@@ -168,25 +161,41 @@ package struct PreferencesFile: Sendable {
     }
   }
 
-  /// Reads the file; anything damaged is moved aside first (see the type's summary).
-  func read() -> Contents {
+  /// What is at the path: nothing, a property-list dictionary (`foreign` when Foundation
+  /// read it), or something unusable, and why. Changes nothing.
+  private enum Load {
+    case missing
+    case loaded([String: Any], foreign: Bool)
+    case unusable(String)
+  }
+
+  private func load() -> Load {
     var info = stat()
     guard stat(path, &info) == 0 else {
       if errno == ENOENT || errno == ENOTDIR { return .missing }
-      return moveAside(because: "it cannot be examined (\(String(cString: strerror(errno))))")
+      return .unusable("it cannot be examined (\(String(cString: strerror(errno))))")
     }
     guard (info.st_mode & S_IFMT) == S_IFREG else {
       let what = (info.st_mode & S_IFMT) == S_IFDIR ? "a directory" : "not a regular file"
-      return moveAside(because: "it is \(what)")
+      return .unusable("it is \(what)")
     }
     guard let data = Self.contents(of: path) else {
-      return moveAside(because: "it cannot be read (\(String(cString: strerror(errno))))")
+      return .unusable("it cannot be read (\(String(cString: strerror(errno))))")
     }
-    let values: [String: Any]
     switch Self.parse(data) {
-    case .success(let parsed) where !parsed.foreign: return .values(parsed.values, dropped: [])
-    case .success(let parsed): values = parsed.values
-    case .failure(let failure): return moveAside(because: failure.reason)
+    case .success(let parsed): return .loaded(parsed.values, foreign: parsed.foreign)
+    case .failure(let failure): return .unusable(failure.reason)
+    }
+  }
+
+  /// Reads the file; anything damaged is moved aside first (see the type's summary).
+  func read() -> Contents {
+    let values: [String: Any]
+    switch load() {
+    case .missing: return .missing
+    case .loaded(let loaded, foreign: false): return .values(loaded, dropped: [])
+    case .loaded(let loaded, foreign: true): values = loaded
+    case .unusable(let reason): return moveAside(because: reason)
     }
     var kept = values
     var dropped: [String] = []
