@@ -57,18 +57,14 @@ final class FoundationSuite: StoreBackend {
     #if canImport(Darwin)
       return .none
     #else
-      let fileName = name ?? PreferencesFile.standardSuiteName
-      if let problem = PreferencesFile.problem(withSuiteName: fileName) {
-        return .refused(
-          DefaultsError(.invalidSuite, "\(problem); the library does not save this suite"))
+      do throws(DefaultsError) {
+        return .file(try PreferencesFile.forSuite(name))
+      } catch {
+        let consequence =
+          error.kind == .invalidSuite
+          ? "the library does not save this suite" : "values stay in memory and are not saved"
+        return .refused(DefaultsError(error.kind, "\(error.message); \(consequence)"))
       }
-      guard let directory = PreferencesFile.defaultDirectory() else {
-        return .refused(
-          DefaultsError(
-            .failedSave,
-            "neither XDG_CONFIG_HOME nor HOME is set; values stay in memory and are not saved"))
-      }
-      return .file(PreferencesFile(directory: directory, suite: fileName))
     #endif
   }
 

@@ -58,6 +58,26 @@ package struct PreferencesFile: Sendable {
     return nil
   }
 
+  /// The file of the suite `name` (`nil`: the standard suite) in `directory`, else in
+  /// the preferences directory: the one place that turns a suite into a file.
+  ///
+  /// - Throws: ``DefaultsError`` of kind ``DefaultsDiagnostic/Kind/invalidSuite`` for a
+  ///   name ``problem(withSuiteName:)`` refuses, and of kind
+  ///   ``DefaultsDiagnostic/Kind/failedSave`` when no directory is given and neither
+  ///   `XDG_CONFIG_HOME` nor `HOME` is set.
+  static func forSuite(_ name: String?, in directory: String? = nil) throws(DefaultsError)
+    -> PreferencesFile
+  {
+    let fileName = name ?? standardSuiteName
+    if let problem = problem(withSuiteName: fileName) {
+      throw DefaultsError(.invalidSuite, problem)
+    }
+    guard let directory = directory ?? defaultDirectory() else {
+      throw DefaultsError(.failedSave, "neither XDG_CONFIG_HOME nor HOME is set")
+    }
+    return PreferencesFile(directory: directory, suite: fileName)
+  }
+
   /// The file name Foundation gives the standard suite: the executable's name.
   static var standardSuiteName: String { ProcessInfo.processInfo.processName }
 

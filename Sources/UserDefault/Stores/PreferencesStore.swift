@@ -54,22 +54,21 @@ open class PreferencesStore: UserDefaults {
   public convenience init(
     suiteName: String?, directory: String? = nil, flushWindow: Duration = .milliseconds(100)
   ) throws(DefaultsError) {
-    let name = suiteName ?? PreferencesFile.standardSuiteName
-    if let problem = PreferencesFile.problem(withSuiteName: name) {
-      throw DefaultsError(.invalidSuite, problem)
-    }
     let store: FileStore
-    if let directory = directory ?? PreferencesFile.defaultDirectory() {
-      let file = PreferencesFile(directory: directory, suite: name)
+    do throws(DefaultsError) {
+      let file = try PreferencesFile.forSuite(suiteName, in: directory)
       store = SuiteRegistry.fileStore(identifiedBy: file.path) {
         FileStore(suite: suiteName, file: file, flushWindow: flushWindow, problem: nil)
       }
-    } else {
+    } catch  where error.kind == .invalidSuite {
+      throw error
+    } catch {
+      // No directory: a store that keeps values in memory, one per suite name.
+      let name = suiteName ?? PreferencesFile.standardSuiteName
       store = SuiteRegistry.fileStore(identifiedBy: "no preferences directory: " + name) {
         FileStore(
           suite: suiteName, file: nil, flushWindow: flushWindow,
-          problem: DefaultsError(
-            .failedSave, "neither XDG_CONFIG_HOME nor HOME is set; values stay in memory"))
+          problem: DefaultsError(error.kind, error.message + "; values stay in memory"))
       }
     }
     self.init(fileStore: store, flushWindow: flushWindow)
