@@ -62,33 +62,36 @@ extension SafeDefaults {
     return name
   }
 
-  /// `key` resolved for `Value` in this type's store: registered, its bridge and key
-  /// path found. Done once per key, type, store and thread; then found in the thread's
-  /// memo without a lock or a hash (see ``ResolvedKeys``).
+  /// Runs `body` with `key` resolved for `Value` in this type's store: registered, its
+  /// bridge and key path found. Done once per key, type, store and thread; then found in
+  /// the thread's memo without a lock, a hash or a retain (see ``ResolvedKeys``).
   @inlinable
-  func resolved<Value>(_ key: Keys, as _: Value.Type) -> ResolvedName<Value> {
-    let defaults = userDefaults
+  func withResolved<Value, Result>(
+    _ key: Keys, as _: Value.Type, _ body: (ResolvedKeys.Entry<Value>) -> Result
+  ) -> Result {
+    // The store's identity, not the store: holding it would cost a retain per call. An
+    // entry holds its store, so a live entry with this identity is this store.
+    let store = ObjectIdentifier(userDefaults)
     let bits = ResolvedKeys.bits(of: key)
-    let memo = ResolvedKeys.current
-    if let bits, let hit = memo.find(Self.self, Value.self, defaults, bits) {
-      return unsafeDowncast(hit, to: ResolvedKeys.Entry<Value>.self).name
+    if let bits, let hit = ResolvedKeys.find(Self.self, Value.self, store, bits) {
+      return hit.borrow(as: Value.self, body)
     }
-    let name = ResolvedName<Value>(self.name(of: key))
+    let defaults = userDefaults
+    let entry = ResolvedKeys.Entry(defaults: defaults, name: ResolvedName<Value>(name(of: key)))
     if let bits, ResolvedKeys.isEnum(key) {
-      memo.keep(
-        ResolvedKeys.Entry(defaults: defaults, name: name), Self.self, Value.self, defaults, bits)
+      ResolvedKeys.keep(entry, Self.self, Value.self, defaults, bits)
     }
-    return name
+    return body(entry)
   }
 
   @inlinable
   func read<Value>(_ type: Value.Type, _ key: Keys) -> Value? {
-    userDefaults.value(resolved(key, as: Value.self))
+    withResolved(key, as: Value.self) { $0.value() }
   }
 
   @inlinable
   func write<Value>(_ value: Value?, _ key: Keys) {
-    userDefaults.set(value, for: resolved(key, as: Value.self))
+    withResolved(key, as: Value.self) { $0.set(value) }
   }
 
   // MARK: Getters
@@ -286,15 +289,15 @@ extension SafeDefaults where Keys: CaseIterable {
 }
 
 /// Each thread's memo of resolved keys: a direct-mapped table keyed by the `SafeDefaults`
-/// type, the value type, the store and the key's bits. A hit costs a thread-specific load,
-/// four compares and no lock; the table is the thread's own, so it needs none. Only for
-/// enum keys (the documented form), whose bits name the case; other keys resolve on every
-/// call, as before.
+/// type, the value type, the store and the key's bits. A hit costs a thread-specific load
+/// and four compares: no lock, and no retain, since the entry is borrowed from the table
+/// (see ``Hit``). The table is the thread's own, so it needs no lock. Only for enum keys
+/// (the documented form), whose bits name the case; other keys resolve on every call.
 @usableFromInline
 final class ResolvedKeys {
-  /// One resolved key. Keeps its store alive, so the store's address cannot be reused by
-  /// another store while the entry exists.
-  /// What every entry has, whatever its value type: the store it was resolved for.
+  /// What every entry has, whatever its value type: the store it was resolved for. It
+  /// keeps the store alive, so the store's address cannot be reused by another store
+  /// while the entry exists.
   @usableFromInline
   class AnyEntry {
     @usableFromInline let defaults: UserDefaults
@@ -305,6 +308,8 @@ final class ResolvedKeys {
     }
   }
 
+  /// One resolved key. Reads and writes through its own stored name, so that a call
+  /// borrows the name rather than copying it (a copy retains each of its parts).
   @usableFromInline
   final class Entry<Value>: AnyEntry {
     @usableFromInline let name: ResolvedName<Value>
@@ -314,45 +319,103 @@ final class ResolvedKeys {
       self.name = name
       super.init(defaults: defaults)
     }
+
+    /// The stored value, as a typed key reads it.
+    @inlinable
+    func value() -> Value? { defaults.value(name) }
+
+    /// Stores `value` as a typed key writes it; `nil` removes.
+    @inlinable
+    func set(_ value: Value?) { defaults.set(value, for: name) }
+  }
+
+  /// An entry found in the current thread's memo, used without a retain.
+  ///
+  /// Only the memo holds the entry, and only `keep` on this same thread can replace it: a
+  /// read that decodes through user code, or a write whose observers run, may use another
+  /// key meanwhile. So while any borrow is in progress on the thread, `keep` sets the
+  /// replaced entry aside instead of releasing it, and the last borrow to end lets go of
+  /// what was set aside.
+  @usableFromInline
+  struct Hit {
+    @usableFromInline let memo: Unmanaged<ResolvedKeys>
+    @usableFromInline let entry: Unmanaged<AnyEntry>
+
+    @usableFromInline
+    init(memo: Unmanaged<ResolvedKeys>, entry: Unmanaged<AnyEntry>) {
+      self.memo = memo
+      self.entry = entry
+    }
+
+    /// Runs `body` with the entry, which was kept for `Value`.
+    @inlinable
+    func borrow<Value, Result>(as _: Value.Type, _ body: (Entry<Value>) -> Result) -> Result {
+      memo._withUnsafeGuaranteedRef { $0.borrows += 1 }
+      defer { memo._withUnsafeGuaranteedRef { $0.endBorrow() } }
+      // Every entry kept under `Value` is an `Entry<Value>`.
+      return entry._withUnsafeGuaranteedRef { body(unsafeDowncast($0, to: Entry<Value>.self)) }
+    }
   }
 
   private struct Slot {
     var owner: ObjectIdentifier?
     var value: ObjectIdentifier?
     var bits: UInt64 = 0
-    var entry: AnyObject?
+    var entry: AnyEntry?
   }
 
   private static let size = 256
-  private var slots = [Slot](repeating: Slot(), count: size)
+  // Unchecked exclusivity: only this memo's own thread touches these (it is reached
+  // through a thread-specific key), so the run-time access checks could never fire, and
+  // they cost more than the rest of a hit.
+  @exclusivity(unchecked) private var slots = [Slot](repeating: Slot(), count: size)
+  /// Borrows of entries in progress on this thread (see ``Hit``).
+  @exclusivity(unchecked) @usableFromInline var borrows = 0
+  /// Entries replaced while a borrow was in progress, released when the last one ends.
+  @exclusivity(unchecked) @usableFromInline var setAside: [AnyEntry] = []
 
-  /// The entry for the key, or `nil`.
-  @usableFromInline
-  func find(_ owner: Any.Type, _ value: Any.Type, _ defaults: UserDefaults, _ bits: UInt64)
-    -> AnyObject?
-  {
-    let slot = slots[Self.index(owner, defaults, bits)]
-    guard slot.owner == ObjectIdentifier(owner), slot.value == ObjectIdentifier(value),
-      slot.bits == bits, let entry = slot.entry,
-      // Every slot holds an Entry, so an AnyEntry.
-      unsafeDowncast(entry, to: AnyEntry.self).defaults === defaults
-    else { return nil }
-    return entry
+  @inlinable
+  func endBorrow() {
+    borrows -= 1
+    if borrows == 0, !setAside.isEmpty { setAside.removeAll() }
   }
 
+  /// The current thread's entry for the key, or `nil`.
   @usableFromInline
-  func keep(
-    _ entry: AnyObject, _ owner: Any.Type, _ value: Any.Type, _ defaults: UserDefaults,
+  static func find(
+    _ owner: Any.Type, _ value: Any.Type, _ store: ObjectIdentifier, _ bits: UInt64
+  ) -> Hit? {
+    guard let pointer = pthread_getspecific(threadKey) else { return nil }
+    let memo = Unmanaged<ResolvedKeys>.fromOpaque(pointer)
+    return memo._withUnsafeGuaranteedRef { memo -> Unmanaged<AnyEntry>? in
+      memo.slots.withUnsafeBufferPointer { slots in
+        let slot = slots.baseAddress! + index(owner, store, bits)
+        guard slot.pointee.owner == ObjectIdentifier(owner),
+          slot.pointee.value == ObjectIdentifier(value), slot.pointee.bits == bits,
+          let entry = slot.pointee.entry, ObjectIdentifier(entry.defaults) == store
+        else { return nil }
+        return Unmanaged.passUnretained(entry)
+      }
+    }.map { Hit(memo: memo, entry: $0) }
+  }
+
+  /// Keeps `entry` in the current thread's memo, in place of whatever shared its slot.
+  @usableFromInline
+  static func keep(
+    _ entry: AnyEntry, _ owner: Any.Type, _ value: Any.Type, _ defaults: UserDefaults,
     _ bits: UInt64
   ) {
-    slots[Self.index(owner, defaults, bits)] = Slot(
+    let memo = current
+    let index = index(owner, ObjectIdentifier(defaults), bits)
+    if memo.borrows > 0, let replaced = memo.slots[index].entry { memo.setAside.append(replaced) }
+    memo.slots[index] = Slot(
       owner: ObjectIdentifier(owner), value: ObjectIdentifier(value), bits: bits, entry: entry)
   }
 
-  private static func index(_ owner: Any.Type, _ defaults: UserDefaults, _ bits: UInt64) -> Int {
+  private static func index(_ owner: Any.Type, _ store: ObjectIdentifier, _ bits: UInt64) -> Int {
     let mixed =
       UInt(bitPattern: ObjectIdentifier(owner)) &* 0x9E37_79B9
-      ^ UInt(bitPattern: ObjectIdentifier(defaults)) >> 4 ^ UInt(bits) &* 0x85EB_CA6B
+      ^ UInt(bitPattern: store) >> 4 ^ UInt(bits) &* 0x85EB_CA6B
     return Int(mixed % UInt(size))
   }
 
@@ -374,8 +437,7 @@ final class ResolvedKeys {
   }
 
   /// This thread's memo, made on its first use and released when the thread ends.
-  @usableFromInline
-  static var current: ResolvedKeys {
+  private static var current: ResolvedKeys {
     if let existing = pthread_getspecific(threadKey) {
       return Unmanaged<ResolvedKeys>.fromOpaque(existing).takeUnretainedValue()
     }

@@ -41,13 +41,6 @@ protocol StoreBackend: AnyObject, Sendable {
   func watchOutsideChanges(of names: [String])
 }
 
-extension StoreBackend {
-  func object(forKey name: String, tracking path: TrackedKeys.Path) -> Any? {
-    context.hub.tracking.access(path)
-    return object(forKey: name)
-  }
-}
-
 extension UserDefaults {
   /// The library's path to this instance, through its suite's backend.
   ///
@@ -59,5 +52,18 @@ extension UserDefaults {
     // A class cast: cheaper than asking for a protocol conformance on every read.
     if let store = self as? PreferencesStore { return DefaultsAccess(backend: store.fileStore) }
     return DefaultsAccess(backend: FoundationInstances.backend(of: self))
+  }
+
+  /// ``StoreBackend/object(forKey:tracking:)`` of this instance's backend, found as
+  /// ``access`` finds it but borrowed rather than held: a scalar read makes no
+  /// ``DefaultsAccess``, and so pays no retain and release of the backend.
+  @usableFromInline
+  func storedObject(_ name: String, tracking path: TrackedKeys.Path) -> Any? {
+    // `is` then a downcast that cannot fail: `as?` would hand back a retained store.
+    if self is PreferencesStore {
+      return unsafeDowncast(self, to: PreferencesStore.self).fileStore.object(
+        forKey: name, tracking: path)
+    }
+    return FoundationInstances.withBackend(of: self) { $0.object(forKey: name, tracking: path) }
   }
 }

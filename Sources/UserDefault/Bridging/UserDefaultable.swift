@@ -91,7 +91,7 @@ extension UserDefaultable {
       probe.record(key)
       if probe.pretendsAbsent { return nil }
     }
-    guard let stored = defaults.access.read(KeyDescriptor<Self>.native(key)), let value = stored
+    guard let stored = defaults.read(KeyDescriptor<Self>.native(key)), let value = stored
     else { return nil }
     self = value
   }

@@ -48,8 +48,20 @@ enum FoundationInstances {
     let last = LastResolved.onThisThread
     if last.instance === defaults, let backend = last.backend { return backend }
     let backend = resolve(defaults, suiteField: suiteField)
-    (last.instance, last.backend) = (defaults, backend)
+    last.remember(defaults, backend)
     return backend
+  }
+
+  /// Runs `body` with the backend of `defaults`, borrowed from this thread's last
+  /// resolution when it is the same instance (no retain), else resolved.
+  static func withBackend<Result>(
+    of defaults: UserDefaults, _ body: (FoundationSuite) -> Result
+  ) -> Result {
+    let last = LastResolved.onThisThread
+    if last.instance === defaults, let backend = last.borrowed {
+      return backend._withUnsafeGuaranteedRef(body)
+    }
+    return body(backend(of: defaults))
   }
 
   private static func resolve(_ defaults: UserDefaults, suiteField: String) -> FoundationSuite {
@@ -132,8 +144,17 @@ enum FoundationInstances {
 /// instance strongly, so the address it compares cannot be reused while it is here; an
 /// instance's backend never changes once resolved. Only its own thread touches it.
 private final class LastResolved {
-  var instance: UserDefaults?
-  var backend: FoundationSuite?
+  private(set) var instance: UserDefaults?
+  private(set) var backend: FoundationSuite?
+  /// `backend`, to be used without a retain: safe because a resolved backend lives for
+  /// the process (``SuiteRegistry`` keeps every suite's; the table keeps every backend of
+  /// its own), whatever this object remembers next.
+  private(set) var borrowed: Unmanaged<FoundationSuite>?
+
+  func remember(_ instance: UserDefaults, _ backend: FoundationSuite) {
+    (self.instance, self.backend) = (instance, backend)
+    borrowed = Unmanaged.passUnretained(backend)
+  }
 
   static var onThisThread: LastResolved {
     if let existing = pthread_getspecific(key) {

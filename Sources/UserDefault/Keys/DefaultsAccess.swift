@@ -34,16 +34,12 @@ struct DefaultsAccess: Sendable {
     case miss(Any, generation: UInt64?)
   }
 
-  /// The stored value, or `nil` when nothing is stored or the stored value cannot be read
-  /// (reported once per stored value, left as it is).
+  /// The stored value of a key whose decode is not cheap, through the decoded-value
+  /// cache, or `nil` when nothing is stored or the stored value cannot be read (reported
+  /// once per stored value, left as it is). Surfaces read through
+  /// ``Foundation/UserDefaults/read(_:)``, which comes here for these keys only.
   @inlinable
-  func read<Value>(_ key: KeyDescriptor<Value>) -> Value? {
-    // Scalars: one call to the store (tracking, lock, lookup) and a cast, nothing else.
-    if key.bridge.decodesCheaply {
-      guard let object = cheapObject(key.name, key.trackingPath) else { return nil }
-      if key.bridge.storesValueItself, let value = object as? Value { return value }
-      return decode(object, key, generation: nil)
-    }
+  func readThroughCache<Value>(_ key: KeyDescriptor<Value>) -> Value? {
     switch probe(key.name, key.trackingPath, key.bridge.token) {
     case .hit(let entry): return (entry as? DecodedValueCache.Decoded<Value>)?.value
     case .absent: return nil
@@ -54,22 +50,8 @@ struct DefaultsAccess: Sendable {
     }
   }
 
-  /// The stored value, or the key's default.
-  @inlinable
-  func value<Value>(_ key: KeyDescriptor<Value>) -> Value {
-    if let value = read(key) { return value }
-    return key.defaultValue.value
-  }
-
-  /// The stored object for a value whose decode is a cast or two, which costs less than
-  /// any cache lookup: the cache is skipped.
-  @usableFromInline
-  func cheapObject(_ name: String, _ path: TrackedKeys.Path) -> Any? {
-    backend.object(forKey: name, tracking: path)
-  }
-
-  /// What the cache knows about a value whose decode is not cheap (``read(_:)`` handles
-  /// the cheap ones without the cache).
+  /// What the cache knows about a value whose decode is not cheap (the cheap ones are read
+  /// without the cache).
   @usableFromInline
   func probe(_ name: String, _ path: TrackedKeys.Path, _ token: BridgeToken) -> CacheProbe {
     let suite = self.suite
@@ -180,6 +162,30 @@ struct DefaultsAccess: Sendable {
   }
 }
 
+// MARK: The read path
+
+extension UserDefaults {
+  /// The stored value of `key`, or `nil` when nothing is stored or the stored value cannot
+  /// be read (reported once per stored value, left as it is). Every surface reads through
+  /// here: a scalar is one call into the suite's backend (tracking, lock, lookup) and a
+  /// cast, without the cache, which costs more than such a decode; any other value goes
+  /// through the decoded-value cache (``DefaultsAccess``).
+  @inlinable
+  func read<Value>(_ key: KeyDescriptor<Value>) -> Value? {
+    guard key.bridge.decodesCheaply else { return access.readThroughCache(key) }
+    guard let object = storedObject(key.name, tracking: key.trackingPath) else { return nil }
+    if key.bridge.storesValueItself, let value = object as? Value { return value }
+    return access.decode(object, key, generation: nil)
+  }
+
+  /// The stored value of `key`, or its default.
+  @inlinable
+  func value<Value>(_ key: KeyDescriptor<Value>) -> Value {
+    if let value = read(key) { return value }
+    return key.defaultValue.value
+  }
+}
+
 // MARK: Names resolved once
 
 /// A stored name resolved for `Value` once (its bridge, its Observation key path, its
@@ -199,7 +205,7 @@ extension UserDefaults {
   /// The value stored under `name`, or `nil`; read as a typed key reads, specialised here.
   @inlinable
   package func value<Value>(_ name: ResolvedName<Value>) -> Value? {
-    access.read(name.descriptor) ?? nil
+    read(name.descriptor) ?? nil
   }
 
   /// Stores `value` under `name` as a typed key writes; `nil` removes.

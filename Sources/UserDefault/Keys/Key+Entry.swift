@@ -15,7 +15,7 @@ extension UserDefaults.Key {
   @inlinable
   public func value(in defaults: UserDefaults) -> Value {
     if EntryProbe.isInstalledAnywhere, let probed = valueUnderProbe() { return probed }
-    return defaults.access.value(descriptor)
+    return defaults.value(descriptor)
   }
 
   /// Stores `value` under this key in `defaults` (`nil` on an optional key removes it):

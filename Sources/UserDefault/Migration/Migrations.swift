@@ -54,7 +54,7 @@ public struct Migrations {
   ///
   /// `let version = Migrations.version(of: .standard)`
   public static func version(of defaults: UserDefaults) -> Int {
-    defaults.access.value(versionDescriptor)
+    defaults.value(versionDescriptor)
   }
 
   /// Runs the migrations `defaults` has not run yet, in order.

@@ -12,6 +12,9 @@ final class FileStore: StoreBackend {
   let context: SuiteContext
   let file: PreferencesFile?
   let fileProblem: DefaultsError?
+  /// `context.hub.tracking`, kept here too: a read reaches a property of its own store
+  /// without a retain, where the chain through the context costs a retain and a release.
+  private let tracking: TrackedKeys
 
   private struct State {
     var values: [String: Any] = [:]
@@ -62,6 +65,7 @@ final class FileStore: StoreBackend {
 
   init(suite: String?, file: PreferencesFile?, flushWindow: Duration, problem: DefaultsError?) {
     self.context = SuiteContext(name: suite, seesEveryWrite: true)
+    self.tracking = context.hub.tracking
     self.file = file
     self.fileProblem = problem
     self.state = Lock(Guarded(state: State(flushWindow: flushWindow)))
@@ -123,10 +127,9 @@ final class FileStore: StoreBackend {
     state.withLock { $0.state.values[name] ?? $0.state.registered[name] }
   }
 
-  /// The protocol's default, written here so that the lookup is a direct call rather
-  /// than a second dispatch through the protocol (this is every scalar read's path).
+  /// Every scalar read's path: tracking, lock, lookup.
   func object(forKey name: String, tracking path: TrackedKeys.Path) -> Any? {
-    context.hub.tracking.access(path)
+    tracking.access(path)
     return object(forKey: name)
   }
 

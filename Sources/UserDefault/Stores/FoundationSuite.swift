@@ -21,6 +21,9 @@ import Foundation
 /// library saves nothing.
 final class FoundationSuite: StoreBackend {
   let context: SuiteContext
+  /// `context.hub.tracking`, kept here too: a read reaches a property of its own backend
+  /// without a retain, where the chain through the context costs a retain and a release.
+  private let tracking: TrackedKeys
   private let defaults: Instance
   private let saving: Saving?
   private let notifications = Lock<FoundationChangeNotifications?>(nil)
@@ -35,6 +38,7 @@ final class FoundationSuite: StoreBackend {
   /// `saving` says (always `.none` on Apple platforms, where Foundation saves).
   init(name: String?, defaults: UserDefaults, saving: SavingPlace) {
     self.context = SuiteContext(name: name, seesEveryWrite: false)
+    self.tracking = context.hub.tracking
     self.defaults = Instance(value: defaults)
     switch saving {
     case .none: self.saving = nil
@@ -70,6 +74,11 @@ final class FoundationSuite: StoreBackend {
 
   func object(forKey name: String) -> Any? {
     defaults.value.object(forKey: name)
+  }
+
+  func object(forKey name: String, tracking path: TrackedKeys.Path) -> Any? {
+    tracking.access(path)
+    return defaults.value.object(forKey: name)
   }
 
   func update(_ name: String, to object: Any?, trackingPath: TrackedKeys.Path?) {

@@ -57,7 +57,7 @@ extension StoredValue where Value: Equatable {
   /// Whether the current value equals the default: true whenever nothing readable is
   /// stored, even for a computed default that differs on each read.
   public var isDefaultValue: Bool {
-    guard defaults.access.read(descriptor()) != nil else { return true }
+    guard defaults.read(descriptor()) != nil else { return true }
     return value == defaultValue
   }
 }
@@ -65,7 +65,7 @@ extension StoredValue where Value: Equatable {
 extension StoredValue {
   init(defaults: UserDefaults, key: KeyDescriptor<Value>) {
     self.init(
-      defaults: defaults, name: { key.name }, read: { defaults.access.value(key) },
+      defaults: defaults, name: { key.name }, read: { defaults.value(key) },
       readDefault: { key.defaultValue.value }, descriptor: { key })
   }
 

@@ -152,7 +152,7 @@ public struct UserDefault<Value> {
   public var wrappedValue: Value {
     get {
       switch source {
-      case .key(let box): defaults.access.value(box.descriptor)
+      case .key(let box): defaults.value(box.descriptor)
       case .entry(let keyPath): defaults[keyPath: keyPath]
       }
     }

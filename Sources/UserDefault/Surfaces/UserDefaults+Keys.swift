@@ -15,7 +15,7 @@ extension UserDefaults {
   /// `let theme = defaults[.theme]`
   @inlinable
   public subscript<Value>(key: Key<Value>) -> Value {
-    get { access.value(key.descriptor) }
+    get { value(key.descriptor) }
     set { access.write(newValue, for: key.descriptor) }
   }
 
@@ -50,7 +50,7 @@ extension UserDefaults {
   ///
   /// `let untouched = defaults.isDefaultValue(.theme)`
   public func isDefaultValue<Value: Equatable>(_ key: Key<Value>) -> Bool {
-    guard let stored = access.read(key.descriptor) else { return true }
+    guard let stored = read(key.descriptor) else { return true }
     return stored == key.defaultValue
   }
 

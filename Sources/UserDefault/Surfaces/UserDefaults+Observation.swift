@@ -138,8 +138,8 @@ extension UserDefaults {
       gate.deliver { callback(change) }
     }
     if initial {
-      let value = access.value(descriptor)
-      gate.deliver { callback(KeyChange(oldValue: value, newValue: value)) }
+      let current = value(descriptor)
+      gate.deliver { callback(KeyChange(oldValue: current, newValue: current)) }
     }
     return DefaultsObservation(hub: access.suite.hub, id: id, gate: gate)
   }

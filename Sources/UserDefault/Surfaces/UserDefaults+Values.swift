@@ -14,7 +14,7 @@ extension UserDefaults {
   ///
   /// `let theme = defaults.value(Theme?.self, forKey: "theme")`
   public func value<Value>(_ type: Value?.Type, forKey name: String) -> Value? {
-    access.read(KeyDescriptor<Value?>(name: name, bridge: .shared, defaultValue: .constant(nil)))
+    read(KeyDescriptor<Value?>(name: name, bridge: .shared, defaultValue: .constant(nil)))
       ?? nil
   }
 

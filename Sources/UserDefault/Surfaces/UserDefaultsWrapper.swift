@@ -81,7 +81,7 @@ public struct UserDefaultsWrapper<Value> {
   /// Inlinable, so a read is specialised for `Value` where it is made, as a typed key's is.
   @inlinable
   public var wrappedValue: Value {
-    get { userDefaults.access.value(key) }
+    get { userDefaults.value(key) }
     nonmutating set { userDefaults.access.write(newValue, for: key) }
   }
 

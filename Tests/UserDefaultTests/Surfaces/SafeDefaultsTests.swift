@@ -1,7 +1,7 @@
 import Foundation
-import SafeDefaultsKit
 import Testing
 
+@testable import SafeDefaultsKit
 @testable import UserDefault
 
 /// Surface D: enum-keyed `SafeDefaults`.
@@ -97,5 +97,55 @@ struct SafeDefaultsTests {
     #expect(events.first?.message.contains("BookDefaults") == true)
     #expect(events.first?.message.contains("ComicDefaults") == true)
     #expect(comics.integer(forKey: .id) == 2)
+  }
+
+  @Test("An entry replaced in the memo while it is borrowed lives until the borrow ends")
+  func replacedEntryOutlivesItsBorrow() throws {
+    let suite = TestSuite()
+    let store = ObjectIdentifier(suite.defaults)
+    let books = BookDefaults(userDefaults: suite.defaults)
+    books.set(1, forKey: .id)  // resolves and keeps .id for Int on this thread
+    let bits = try #require(ResolvedKeys.bits(of: BookDefaults.Keys.id))
+    let hit = try #require(ResolvedKeys.find(BookDefaults.self, Int.self, store, bits))
+    let memo = hit.memo.takeUnretainedValue()
+    weak var borrowed: ResolvedKeys.AnyEntry?
+    hit.borrow(as: Int.self) { entry in
+      borrowed = entry
+      // What a reentrant call would do: the same key resolved again into the same slot.
+      let replacement = ResolvedKeys.Entry(
+        defaults: suite.defaults, name: ResolvedName<Int>(BookDefaults.Keys.id.rawValue))
+      ResolvedKeys.keep(replacement, BookDefaults.self, Int.self, suite.defaults, bits)
+      // Set aside, not released: the borrow still uses it.
+      #expect(memo.setAside.count == 1 && memo.setAside.first === borrowed)
+      #expect(entry.value() == 1)
+    }
+    #expect(memo.setAside.isEmpty)
+    #expect(borrowed == nil)
+    #expect(books.integer(forKey: .id) == 1)
+  }
+
+  struct ObservedDefaults: SafeDefaults {
+    enum Keys: String, DefaultsKey { case observed = "SafeDefaultsTests.observed" }
+    let userDefaults: UserDefaults
+  }
+
+  @Test("Observers that use many other SafeDefaults keys during a SafeDefaults write")
+  func observersUsingOtherKeysDuringAWrite() {
+    let suite = TestSuite()
+    let observed = ObservedDefaults(userDefaults: suite.defaults)
+    let key = UserDefaults.Key<Int?>(ObservedDefaults.Keys.observed.rawValue)
+    let observation = suite.defaults.observe(key) { change in
+      // Other stores give other identities, so the memo's slots are replaced meanwhile.
+      for _ in 0..<64 {
+        let other = BookDefaults(userDefaults: PreferencesStore.inMemory())
+        for key in BookDefaults.Keys.allCases { other.set(7, forKey: key) }
+        #expect(other.integer(forKey: .rating) == 7)
+      }
+    }
+    defer { observation.cancel() }
+    for value in 1...5 {
+      observed.set(value, forKey: .observed)
+      #expect(observed.integer(forKey: .observed) == value)
+    }
   }
 }
