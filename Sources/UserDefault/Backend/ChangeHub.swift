@@ -19,8 +19,6 @@ final class ChangeHub: Sendable {
     /// The name's key path for the Observation framework, when the writer had it at hand
     /// (a typed write); saves looking it up.
     var trackingPath: TrackedKeys.Path?
-    /// Shared by the listeners of this change while it is published.
-    var decoded: DecodedChange?
 
     init(name: String, oldObject: Any?, newObject: Any?) {
       self.name = name
@@ -116,8 +114,8 @@ final class ChangeHub: Sendable {
 
   /// Tells listeners of `change.name` and Observation-framework trackers of that key.
   ///
-  /// Cost per listener: its call, and the decode it asks for through
-  /// ``Change/decoded(by:_:)``, made once per change and bridge however many listen.
+  /// Cost per listener: its call. Typed observers of one key listen as one group, which
+  /// decodes the change once however many they are (see ``ObserverGroup``).
   func publish(_ change: Change) {
     // nil: bypassed; empty: nobody listens. One lock either way.
     let taken: (named: Listeners?, any: Listeners?)? = state.withLock { state in
@@ -130,31 +128,7 @@ final class ChangeHub: Sendable {
     guard taken.named != nil || taken.any != nil else { return }
     // Reading the task-local costs about 100 ns: only when someone listens.
     guard !Self.isPropagationSuppressed else { return }
-    var change = change
-    change.decoded = DecodedChange()
     for entry in taken.named ?? [] { entry.listener(change) }
     for entry in taken.any ?? [] { entry.listener(change) }
-  }
-}
-
-/// What the listeners of one change decoded from it, so that a thousand observers of one
-/// key decode the change once (per bridge), not a thousand times. Made once per change
-/// that has listeners: one allocation and one lock per listener asking.
-final class DecodedChange: Sendable {
-  private let slot = Lock<(token: ObjectIdentifier, values: AnyObject)?>(nil)
-
-  /// The values `make` decodes with the bridge `token`, made by the first listener that
-  /// asks and shared with the others.
-  func values<Values: AnyObject & Sendable>(by token: BridgeToken, _ make: () -> Values)
-    -> Values
-  {
-    let known = slot.withLock { $0 }
-    if let known, known.token == ObjectIdentifier(token) {
-      // The token identifies one bridge, so one `Values` type.
-      return unsafeDowncast(known.values, to: Values.self)
-    }
-    let made = make()
-    slot.withLock { $0 = (ObjectIdentifier(token), made) }
-    return made
   }
 }

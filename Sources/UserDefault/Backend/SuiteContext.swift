@@ -12,11 +12,23 @@ final class SuiteContext: Sendable {
   let seesEveryWrite: Bool
   let cache = DecodedValueCache()
   let hub: ChangeHub
+  /// The typed observers of the suite, grouped by key and bridge (see ``ObserverGroup``);
+  /// each group is an `ObserverGroup` of its own value type.
+  let observerGroups = Lock<[ObserverGroupKey: AnyObject]>([:])
+  private let observerIDs = Lock<UInt64>(0)
 
   init(name: String?, seesEveryWrite: Bool) {
     self.name = name
     self.seesEveryWrite = seesEveryWrite
     self.hub = ChangeHub(suite: name)
+  }
+
+  /// A number for a new observer, unique in the suite.
+  func nextObserverID() -> UInt64 {
+    observerIDs.withLock {
+      $0 += 1
+      return $0
+    }
   }
 
   /// Drops the cached values of changed keys and tells their observers; called outside

@@ -14,21 +14,25 @@ import Foundation
 /// After `cancel()` returns, the callback is not called again: a delivery running on
 /// another thread is waited for, and cancelling from inside the callback is allowed.
 public final class DefaultsObservation: Sendable {
-  private let hub: ChangeHub
-  private let id: UInt64
   private let gate: DeliveryGate
+  /// Takes the listener out of its hub (or its observer group); safe to call again.
+  private let stop: @Sendable () -> Void
 
-  init(hub: ChangeHub, id: UInt64, gate: DeliveryGate) {
-    self.hub = hub
-    self.id = id
+  init(gate: DeliveryGate, stop: @escaping @Sendable () -> Void) {
     self.gate = gate
+    self.stop = stop
   }
 
-  /// Stops the observation. Cost: one lock, and waiting for a delivery in progress.
+  /// A registration of the hub listener `id`.
+  convenience init(hub: ChangeHub, id: UInt64, gate: DeliveryGate) {
+    self.init(gate: gate) { hub.remove(id) }
+  }
+
+  /// Stops the observation. Cost: a few locks, and waiting for a delivery in progress.
   ///
   /// `observation.cancel()`
   public func cancel() {
-    hub.remove(id)
+    stop()
     gate.close()
   }
 

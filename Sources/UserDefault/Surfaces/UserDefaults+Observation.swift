@@ -122,26 +122,12 @@ extension UserDefaults {
     let access = self.access
     let gate = DeliveryGate()
     access.backend.watchOutsideChanges(of: [descriptor.name])
-    let token = descriptor.bridge.token
-    let id = access.suite.hub.add(names: [descriptor.name]) { change in
-      // Decoded once per change for every observer of this key and bridge; each observer
-      // puts in its own default.
-      func decode() -> ObservedValues<Value> {
-        ObservedValues(
-          old: access.observedValue(change.oldObject, descriptor),
-          new: access.observedValue(change.newObject, descriptor))
-      }
-      let values = change.decoded?.values(by: token, decode) ?? decode()
-      let change = KeyChange(
-        oldValue: values.old ?? descriptor.defaultValue.value,
-        newValue: values.new ?? descriptor.defaultValue.value)
-      gate.deliver { callback(change) }
-    }
+    let stop = ObserverGroup.join(descriptor, in: access, gate: gate, callback)
     if initial {
       let current = value(descriptor)
       gate.deliver { callback(KeyChange(oldValue: current, newValue: current)) }
     }
-    return DefaultsObservation(hub: access.suite.hub, id: id, gate: gate)
+    return DefaultsObservation(gate: gate, stop: stop)
   }
 
   func updates<Value: Sendable>(_ descriptor: KeyDescriptor<Value>, initial: Bool)
@@ -153,17 +139,5 @@ extension UserDefaults {
       }
       continuation.onTermination = { _ in observation.cancel() }
     }
-  }
-}
-
-/// The stored objects of one change decoded for observers of one key: `nil` where nothing
-/// is stored or the object cannot be read, for each observer's own default.
-private final class ObservedValues<Value: Sendable>: Sendable {
-  let old: Value?
-  let new: Value?
-
-  init(old: Value?, new: Value?) {
-    self.old = old
-    self.new = new
   }
 }
