@@ -34,6 +34,35 @@ struct ObservationTests {
     _ = observation
   }
 
+  @Test("Observers of one key share a decode but keep their own defaults, and leave one by one")
+  func observersOfOneKeyKeepTheirOwnDefaults() {
+    let store = PreferencesStore.inMemory()
+    let name = uniqueKey()
+    let zero = UserDefaults.Key<Int>(name, default: 0)
+    let minusOne = UserDefaults.Key<Int>(name, default: -1)
+    let heardByZero = Recorder<[Int]>()
+    let heardByMinusOne = Recorder<[Int]>()
+    let first = store.observe(zero) { heardByZero.append([$0.oldValue, $0.newValue]) }
+    let second = store.observe(minusOne) { heardByMinusOne.append([$0.oldValue, $0.newValue]) }
+    store[zero] = 5
+    store.reset(zero)
+    #expect(heardByZero.all == [[0, 5], [5, 0]])
+    #expect(heardByMinusOne.all == [[-1, 5], [5, -1]])
+    first.cancel()
+    store[zero] = 6
+    #expect(heardByZero.all.count == 2)
+    #expect(heardByMinusOne.all.last == [-1, 6])
+    #expect(store.access.suite.hub.hasListeners(for: name))
+    second.cancel()
+    #expect(!store.access.suite.hub.hasListeners(for: name))
+    #expect(store.access.suite.observerGroups.withLock { $0.isEmpty })
+    // A new observer after the group went makes a new one.
+    let third = store.observe(zero) { heardByZero.append([$0.oldValue, $0.newValue]) }
+    store[zero] = 7
+    #expect(heardByZero.all.last == [6, 7])
+    third.cancel()
+  }
+
   @Test func releasingTheObservationStopsIt() {
     let store = PreferencesStore.inMemory()
     let key = UserDefaults.Key<Int>(uniqueKey(), default: 0)
