@@ -216,6 +216,10 @@ final class FileStore: StoreBackend {
     let started = state.withLock { $0.state.flushesStarted }
     try onQueue { () throws(DefaultsError) in
       guard state.withLock({ $0.state.latestDurableFlush <= started }) else { return }
+      // Group commit: threads that are ready to run get the processor first, so writes
+      // they are about to make land before this flush takes its snapshot, and its one
+      // replacement serves their flushes too. Alone, this costs one system call.
+      sched_yield()
       try flushOnQueue(file)
     }
   }
