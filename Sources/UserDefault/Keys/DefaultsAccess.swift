@@ -193,11 +193,19 @@ extension UserDefaults {
 /// `SafeDefaults` resolves each key once per thread instead of on every call.
 @usableFromInline
 package struct ResolvedName<Value> {
+  /// For writes: an optional, so that `nil` removes.
   @usableFromInline let descriptor: KeyDescriptor<Value?>
+  /// For reads: the same name with `Value`'s own bridge, so that a scalar is cast to
+  /// `Value`, not to `Value?` (which takes a second pass through the runtime's cast).
+  /// ``Foundation/UserDefaults/read(_:)`` never asks a descriptor for its default.
+  @usableFromInline let reading: KeyDescriptor<Value>
 
   @usableFromInline
   package init(_ name: String) {
     descriptor = KeyDescriptor(name: name, bridge: .shared, defaultValue: .constant(nil))
+    reading = KeyDescriptor(
+      name: name, bridge: .shared,
+      defaultValue: .computed { preconditionFailure("a resolved name has no default") })
   }
 }
 
@@ -205,7 +213,7 @@ extension UserDefaults {
   /// The value stored under `name`, or `nil`; read as a typed key reads, specialised here.
   @inlinable
   package func value<Value>(_ name: ResolvedName<Value>) -> Value? {
-    read(name.descriptor) ?? nil
+    read(name.reading)
   }
 
   /// Stores `value` under `name` as a typed key writes; `nil` removes.
