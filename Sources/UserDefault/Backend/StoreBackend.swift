@@ -59,8 +59,10 @@ extension UserDefaults {
   /// ``DefaultsAccess``, and so pays no retain and release of the backend.
   @usableFromInline
   func storedObject(_ name: String, tracking path: TrackedKeys.Path) -> Any? {
-    // `is` then a downcast that cannot fail: `as?` would hand back a retained store.
-    if self is PreferencesStore {
+    // A plain Foundation instance is told by its class alone (one compare), before the
+    // cast that walks the class chain. Then `is` and a downcast that cannot fail: `as?`
+    // would hand back a retained store.
+    if type(of: self) != UserDefaults.self, self is PreferencesStore {
       return unsafeDowncast(self, to: PreferencesStore.self).fileStore.object(
         forKey: name, tracking: path)
     }
