@@ -235,6 +235,16 @@ final class FileStore: StoreBackend {
   }
 
   private func flushOnQueue(_ file: PreferencesFile) throws(DefaultsError) {
+    if !file.hasDirectory, state.withLock({ $0.state.changed.isEmpty }) {
+      // No directory, so no file to take in, and nothing to write: the file is missing,
+      // and no directory (nor lock file) is made for nothing. A write after the check
+      // schedules its own flush, which makes the directory.
+      state.withLock { guarded in
+        if guarded.state.changed.isEmpty { guarded.state.isFlushScheduled = false }
+      }
+      adopt([:], identity: nil, flushed: [:])
+      return
+    }
     do throws(DefaultsError) {
       try file.prepareDirectory()
       let number = try file.withLock { () throws(DefaultsError) in try writeLocked(file) }

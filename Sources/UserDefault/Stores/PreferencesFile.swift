@@ -317,6 +317,13 @@ package struct PreferencesFile: Sendable {
     }
   }
 
+  /// Whether the preferences directory exists (as anything: ``prepareDirectory()`` says
+  /// what is wrong with a file in its place).
+  var hasDirectory: Bool {
+    var info = stat()
+    return stat(directory, &info) == 0
+  }
+
   /// Makes the preferences directory (mode 0700) when its parent exists.
   func prepareDirectory() throws(DefaultsError) {
     var info = stat()

@@ -19,10 +19,11 @@ enum BackendKind: String, CaseIterable, CustomTestStringConvertible {
       return (suite.defaults, UserDefaults(suiteName: suite.name)!, suite)
     case .store:
       Diagnostics.installRecorder()
-      let directory = TemporaryDirectory()
+      let directory = StoreDirectory()
       let name = "OneEngine." + UUID().uuidString
       let first = try! PreferencesStore(suiteName: name, directory: directory.path)
       let second = try! PreferencesStore(suiteName: name, directory: directory.path)
+      directory.stores = [first, second]
       return (first, second, directory)
     case .inMemory:
       Diagnostics.installRecorder()

@@ -24,6 +24,27 @@ struct PreferencesStoreTests {
     #expect(plist?["count"] as? Int == 5)
   }
 
+  @Test("A removed preferences directory is not made again until there is something to write")
+  func removedDirectoryComesBackOnlyWithAWrite() throws {
+    let directory = TemporaryDirectory()
+    let preferences = directory.path + "/preferences"
+    let store = try PreferencesStore(suiteName: "app", directory: preferences)
+    store.set(5, forKey: "count")
+    try store.flush()
+    try FileManager.default.removeItem(atPath: preferences)
+    store.fileStore.reloadFromDisk()  // what the poll does
+    try store.flush()
+    #expect(!FileManager.default.fileExists(atPath: preferences))
+    #expect(store.object(forKey: "count") == nil, "the file is gone, so its values are")
+    store.set(6, forKey: "count")
+    try store.flush()
+    let file = try #require(store.filePath)
+    let written =
+      try PropertyListSerialization.propertyList(
+        from: try Data(contentsOf: URL(fileURLWithPath: file)), format: nil) as? [String: Any]
+    #expect(written?["count"] as? Int == 6)
+  }
+
   @Test func backgroundFlushHappensWithinTheWindow() throws {
     let directory = TemporaryDirectory()
     let store = try makeStore(directory)

@@ -245,7 +245,7 @@ struct StoreFaultTests {
     }
     process.environment = ProcessInfo.processInfo.environment.merging(
       ["XDG_CONFIG_HOME": directory.path, "HOME": directory.path]) { $1 }
-    let errors = Pipe()
+    let errors = Pipe.private()
     process.standardError = errors
     try process.run()
     let report = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

@@ -76,8 +76,8 @@ struct ChildProcess {
     var env = ProcessInfo.processInfo.environment
     for (key, value) in environment { env[key] = value }
     process.environment = env
-    let output = Pipe()
-    let error = Pipe()
+    let output = Pipe.private()
+    let error = Pipe.private()
     process.standardOutput = output
     process.standardError = error
     try process.run()
@@ -91,6 +91,23 @@ struct ChildProcess {
   }
 }
 
+extension Pipe {
+  /// A pipe whose ends no other child inherits: without this, a long-lived child started
+  /// by a test running alongside (a `CPUContention` loop) kept a copy of the write end,
+  /// and a reader waiting for the end of a child's output waited for that loop instead
+  /// (two such tests waited on each other until the run timed out). The child a pipe is
+  /// given to still gets it: `dup2` onto its standard streams clears the flag.
+  static func `private`() -> Pipe {
+    let pipe = Pipe()
+    for descriptor in [
+      pipe.fileHandleForReading.fileDescriptor, pipe.fileHandleForWriting.fileDescriptor,
+    ] {
+      _ = fcntl(descriptor, F_SETFD, fcntl(descriptor, F_GETFD) | FD_CLOEXEC)
+    }
+    return pipe
+  }
+}
+
 /// A temporary directory removed when the value goes away.
 final class TemporaryDirectory {
   let path: String
@@ -99,6 +116,17 @@ final class TemporaryDirectory {
     try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
   }
   deinit { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// A temporary directory of stores: the stores are flushed before the directory goes, so
+/// that no flush pending after the test makes the directory again.
+final class StoreDirectory {
+  let directory = TemporaryDirectory()
+  var stores: [PreferencesStore] = []
+  var path: String { directory.path }
+  deinit {
+    for store in stores { try? store.flush() }
+  }
 }
 
 /// Values recorded from callbacks on any thread.
@@ -127,9 +155,9 @@ final class Counter: Sendable {
 /// tests that act while it runs.
 final class RunningChild {
   let process = Process()
-  private let output = Pipe()
-  private let input = Pipe()
-  private let errors = Pipe()
+  private let output = Pipe.private()
+  private let input = Pipe.private()
+  private let errors = Pipe.private()
   /// Everything the child printed that was read so far.
   private(set) var text = ""
 
@@ -200,9 +228,17 @@ final class CPUContention {
     loops = (0..<processes).compactMap { _ in
       let process = Process()
       process.executableURL = URL(fileURLWithPath: "/bin/sh")
-      // Spins while the test process lives (`kill` is a shell builtin: no fork), so a
-      // test process that is itself killed leaves no busy loop behind.
-      process.arguments = ["-c", "while kill -0 \(getpid()) 2>/dev/null; do :; done"]
+      // Spins while the test process lives, reading its state with builtins (no fork), so
+      // a test process that is itself killed leaves no busy loop behind, also while it
+      // is a zombie not yet reaped (`kill -0` succeeds on a zombie).
+      #if os(Linux)
+        process.arguments = [
+          "-c",
+          "while read -r _ _ state _ < /proc/\(getpid())/stat 2>/dev/null && [ \"$state\" != Z ]; do :; done",
+        ]
+      #else
+        process.arguments = ["-c", "while kill -0 \(getpid()) 2>/dev/null; do :; done"]
+      #endif
       return (try? process.run()).map { process }
     }
   }
