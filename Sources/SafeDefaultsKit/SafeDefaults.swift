@@ -347,13 +347,13 @@ final class ResolvedKeys {
       self.entry = entry
     }
 
-    /// Runs `body` with the entry, which was kept for `Value`.
+    /// Runs `body` with the entry, which was kept for `Value`, held for the call.
     @inlinable
     func borrow<Value, Result>(as _: Value.Type, _ body: (Entry<Value>) -> Result) -> Result {
       memo._withUnsafeGuaranteedRef { $0.borrows += 1 }
       defer { memo._withUnsafeGuaranteedRef { $0.endBorrow() } }
-      // Every entry kept under `Value` is an `Entry<Value>`.
-      return entry._withUnsafeGuaranteedRef { body(unsafeDowncast($0, to: Entry<Value>.self)) }
+      // Every entry kept under `Value` is an `Entry<Value>`; checked all the same.
+      return body(entry.takeUnretainedValue() as! Entry<Value>)
     }
   }
 

@@ -52,15 +52,13 @@ enum FoundationInstances {
     return backend
   }
 
-  /// Runs `body` with the backend of `defaults`, borrowed from this thread's last
-  /// resolution when it is the same instance (no retain), else resolved.
+  /// Runs `body` with the backend of `defaults`: this thread's last resolution when it is
+  /// the same instance, else resolved.
   static func withBackend<Result>(
     of defaults: UserDefaults, _ body: (FoundationSuite) -> Result
   ) -> Result {
     let last = LastResolved.onThisThread
-    if last.instance === defaults, let backend = last.borrowed {
-      return backend._withUnsafeGuaranteedRef(body)
-    }
+    if last.instance === defaults, let backend = last.backend { return body(backend) }
     return body(backend(of: defaults))
   }
 
@@ -146,14 +144,9 @@ enum FoundationInstances {
 private final class LastResolved {
   private(set) var instance: UserDefaults?
   private(set) var backend: FoundationSuite?
-  /// `backend`, to be used without a retain: safe because a resolved backend lives for
-  /// the process (``SuiteRegistry`` keeps every suite's; the table keeps every backend of
-  /// its own), whatever this object remembers next.
-  private(set) var borrowed: Unmanaged<FoundationSuite>?
 
   func remember(_ instance: UserDefaults, _ backend: FoundationSuite) {
     (self.instance, self.backend) = (instance, backend)
-    borrowed = Unmanaged.passUnretained(backend)
   }
 
   static var onThisThread: LastResolved {

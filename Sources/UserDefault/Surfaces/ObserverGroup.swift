@@ -42,9 +42,10 @@ final class ObserverGroup<Value: Sendable>: Sendable {
     let member = Member(
       id: id, gate: gate, defaultValue: descriptor.defaultValue, callback: callback)
     let group = suite.observerGroups.withLock { groups in
-      // A group is only ever kept under its own key, so under its own `Value`.
+      // A group is only ever kept under its own key, so under its own `Value`; the cast
+      // is checked all the same.
       let group =
-        groups[key].map { unsafeDowncast($0, to: ObserverGroup.self) }
+        groups[key].map { $0 as! ObserverGroup }
         ?? ObserverGroup(access: access, descriptor: descriptor)
       if groups[key] == nil {
         groups[key] = group
