@@ -64,7 +64,7 @@ extension SafeDefaults {
 
   /// Runs `body` with `key` resolved for `Value` in this type's store: registered, its
   /// bridge and key path found. Done once per key, type, store and thread; then found in
-  /// the thread's memo without a lock, a hash or a retain (see ``ResolvedKeys``).
+  /// the thread's memo without a lock or a hash (see ``ResolvedKeys``).
   @inlinable
   func withResolved<Value, Result>(
     _ key: Keys, as _: Value.Type, _ body: (ResolvedKeys.Entry<Value>) -> Result
@@ -289,9 +289,9 @@ extension SafeDefaults where Keys: CaseIterable {
 }
 
 /// Each thread's memo of resolved keys: a direct-mapped table keyed by the `SafeDefaults`
-/// type, the value type, the store and the key's bits. A hit costs a thread-specific load
-/// and four compares: no lock, and no retain, since the entry is borrowed from the table
-/// (see ``Hit``). The table is the thread's own, so it needs no lock. Only for enum keys
+/// type, the value type, the store and the key's bits. A hit costs a thread-specific load,
+/// four compares and a retain of the entry (see ``Hit``), and no lock: the table is the
+/// thread's own. Only for enum keys
 /// (the documented form), whose bits name the case; other keys resolve on every call.
 @usableFromInline
 final class ResolvedKeys {
@@ -329,7 +329,7 @@ final class ResolvedKeys {
     func set(_ value: Value?) { defaults.set(value, for: name) }
   }
 
-  /// An entry found in the current thread's memo, used without a retain.
+  /// An entry found in the current thread's memo.
   ///
   /// Only the memo holds the entry, and only `keep` on this same thread can replace it: a
   /// read that decodes through user code, or a write whose observers run, may use another

@@ -66,6 +66,6 @@ extension UserDefaults {
       return unsafeDowncast(self, to: PreferencesStore.self).fileStore.object(
         forKey: name, tracking: path)
     }
-    return FoundationInstances.withBackend(of: self) { $0.object(forKey: name, tracking: path) }
+    return FoundationInstances.backend(of: self).object(forKey: name, tracking: path)
   }
 }

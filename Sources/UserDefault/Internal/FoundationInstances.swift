@@ -52,16 +52,6 @@ enum FoundationInstances {
     return backend
   }
 
-  /// Runs `body` with the backend of `defaults`: this thread's last resolution when it is
-  /// the same instance, else resolved.
-  static func withBackend<Result>(
-    of defaults: UserDefaults, _ body: (FoundationSuite) -> Result
-  ) -> Result {
-    let last = LastResolved.onThisThread
-    if last.instance === defaults, let backend = last.backend { return body(backend) }
-    return body(backend(of: defaults))
-  }
-
   private static func resolve(_ defaults: UserDefaults, suiteField: String) -> FoundationSuite {
     let id = ObjectIdentifier(defaults)
     if let known = table.withLock({ $0.known[id] }) { return known.backend }
