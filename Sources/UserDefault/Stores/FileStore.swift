@@ -235,10 +235,11 @@ final class FileStore: StoreBackend {
   }
 
   private func flushOnQueue(_ file: PreferencesFile) throws(DefaultsError) {
-    if !file.hasDirectory, state.withLock({ $0.state.changed.isEmpty }) {
-      // No directory, so no file to take in, and nothing to write: the file is missing,
-      // and no directory (nor lock file) is made for nothing. A write after the check
-      // schedules its own flush, which makes the directory.
+    // Nothing to write (checked first, so a flush with writes pays no extra `stat`) and no
+    // directory, so no file to take in: the file is missing, and no directory (nor lock
+    // file) is made for nothing. A write after the check schedules its own flush, which
+    // makes the directory.
+    if state.withLock({ $0.state.changed.isEmpty }), !file.hasDirectory {
       state.withLock { guarded in
         if guarded.state.changed.isEmpty { guarded.state.isFlushScheduled = false }
       }
