@@ -385,8 +385,7 @@ final class ResolvedKeys {
   static func find(
     _ owner: Any.Type, _ value: Any.Type, _ store: ObjectIdentifier, _ bits: UInt64
   ) -> Hit? {
-    guard let pointer = pthread_getspecific(threadKey) else { return nil }
-    let memo = Unmanaged<ResolvedKeys>.fromOpaque(pointer)
+    guard let memo = perThread.existing else { return nil }
     return memo._withUnsafeGuaranteedRef { memo -> Unmanaged<AnyEntry>? in
       memo.slots.withUnsafeBufferPointer { slots in
         let slot = slots.baseAddress! + index(owner, store, bits)
@@ -436,25 +435,8 @@ final class ResolvedKeys {
     Mirror(reflecting: key).displayStyle == .enum
   }
 
-  /// This thread's memo, made on its first use and released when the thread ends.
-  private static var current: ResolvedKeys {
-    if let existing = pthread_getspecific(threadKey) {
-      return Unmanaged<ResolvedKeys>.fromOpaque(existing).takeUnretainedValue()
-    }
-    let made = ResolvedKeys()
-    pthread_setspecific(threadKey, Unmanaged.passRetained(made).toOpaque())
-    return made
-  }
+  /// This thread's memo, made on its first use and released after the thread ends.
+  private static var current: ResolvedKeys { perThread.current }
 
-  private static let threadKey: pthread_key_t = {
-    var key = pthread_key_t()
-    #if canImport(Darwin)
-      pthread_key_create(&key) { Unmanaged<ResolvedKeys>.fromOpaque($0).release() }
-    #else
-      pthread_key_create(&key) { pointer in
-        if let pointer { Unmanaged<ResolvedKeys>.fromOpaque(pointer).release() }
-      }
-    #endif
-    return key
-  }()
+  private static let perThread = PerThread { ResolvedKeys() }
 }

@@ -130,7 +130,8 @@ enum FoundationInstances {
 /// The last instance the current thread resolved, and its backend, so that reads repeated
 /// on one instance skip the table's lock (one `pthread_getspecific` instead). It holds the
 /// instance strongly, so the address it compares cannot be reused while it is here; an
-/// instance's backend never changes once resolved. Only its own thread touches it.
+/// instance's backend never changes once resolved. Only its own thread touches it (an ended
+/// thread's is released on another, see ``PerThread``).
 private final class LastResolved {
   private(set) var instance: UserDefaults?
   private(set) var backend: FoundationSuite?
@@ -139,25 +140,7 @@ private final class LastResolved {
     (self.instance, self.backend) = (instance, backend)
   }
 
-  static var onThisThread: LastResolved {
-    if let existing = pthread_getspecific(key) {
-      return Unmanaged<LastResolved>.fromOpaque(existing).takeUnretainedValue()
-    }
-    let made = LastResolved()
-    pthread_setspecific(key, Unmanaged.passRetained(made).toOpaque())
-    return made
-  }
+  static var onThisThread: LastResolved { perThread.current }
 
-  /// Released with its thread.
-  private static let key: pthread_key_t = {
-    var key = pthread_key_t()
-    #if canImport(Darwin)
-      pthread_key_create(&key) { Unmanaged<LastResolved>.fromOpaque($0).release() }
-    #else
-      pthread_key_create(&key) { pointer in
-        if let pointer { Unmanaged<LastResolved>.fromOpaque(pointer).release() }
-      }
-    #endif
-    return key
-  }()
+  private static let perThread = PerThread { LastResolved() }
 }

@@ -197,13 +197,10 @@ struct PreferencesStoreTests {
     let directory = TemporaryDirectory()
     let environment = ["XDG_CONFIG_HOME": directory.path, "HOME": directory.path]
     let results = try (0..<4).map { writer in
-      let process = Process()
-      process.executableURL = ChildProcess.buildDirectory.appendingPathComponent(
-        "UserDefaultTestHelper")
-      process.arguments = ["store-write", "shared", "w\(writer)", "250"]
-      process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-      try process.run()
-      return process
+      try SpawnedProcess(
+        ChildProcess.buildDirectory.appendingPathComponent("UserDefaultTestHelper"),
+        ["store-write", "shared", "w\(writer)", "250"],
+        environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
     }
     for process in results { process.waitUntilExit() }
     #expect(results.allSatisfy { $0.terminationStatus == 0 })

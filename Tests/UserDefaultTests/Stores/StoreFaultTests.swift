@@ -233,21 +233,19 @@ struct StoreFaultTests {
     // Root reads any file, so as root the child runs as nobody (65534), for whom the
     // file is unreadable; as any other user it runs as itself.
     let helper = ChildProcess.buildDirectory.appendingPathComponent("UserDefaultTestHelper").path
-    let process = Process()
-    if geteuid() == 0 {
-      process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-      process.arguments = [
-        "--reuid=65534", "--regid=65534", "--clear-groups", helper, "fault-before", "fault",
+    let command =
+      geteuid() == 0
+      ? [
+        "/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", helper,
+        "fault-before", "fault",
       ]
-    } else {
-      process.executableURL = URL(fileURLWithPath: helper)
-      process.arguments = ["fault-before", "fault"]
-    }
-    process.environment = ProcessInfo.processInfo.environment.merging(
-      ["XDG_CONFIG_HOME": directory.path, "HOME": directory.path]) { $1 }
-    let errors = Pipe.private()
-    process.standardError = errors
-    try process.run()
+      : [helper, "fault-before", "fault"]
+    let errors = Pipe()
+    let process = try SpawnedProcess(
+      URL(fileURLWithPath: command[0]), Array(command.dropFirst()),
+      environment: ProcessInfo.processInfo.environment.merging(
+        ["XDG_CONFIG_HOME": directory.path, "HOME": directory.path]) { $1 },
+      error: errors)
     let report = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
     #expect(process.terminationStatus == 0, "\(report)")

@@ -70,17 +70,13 @@ struct ChildProcess {
   static func run(
     _ executable: String, _ arguments: [String], environment: [String: String?]
   ) throws -> (status: Int32, output: String, error: String) {
-    let process = Process()
-    process.executableURL = buildDirectory.appendingPathComponent(executable)
-    process.arguments = arguments
-    var env = ProcessInfo.processInfo.environment
-    for (key, value) in environment { env[key] = value }
-    process.environment = env
-    let output = Pipe.private()
-    let error = Pipe.private()
-    process.standardOutput = output
-    process.standardError = error
-    try process.run()
+    var childEnvironment = ProcessInfo.processInfo.environment
+    for (key, value) in environment { childEnvironment[key] = value }
+    let output = Pipe()
+    let error = Pipe()
+    let process = try SpawnedProcess(
+      buildDirectory.appendingPathComponent(executable), arguments,
+      environment: childEnvironment, output: output, error: error)
     let outputData = output.fileHandleForReading.readDataToEndOfFile()
     let errorData = error.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
@@ -88,23 +84,6 @@ struct ChildProcess {
       process.terminationStatus, String(decoding: outputData, as: UTF8.self),
       String(decoding: errorData, as: UTF8.self)
     )
-  }
-}
-
-extension Pipe {
-  /// A pipe whose ends no other child inherits: without this, a long-lived child started
-  /// by a test running alongside (a `CPUContention` loop) kept a copy of the write end,
-  /// and a reader waiting for the end of a child's output waited for that loop instead
-  /// (two such tests waited on each other until the run timed out). The child a pipe is
-  /// given to still gets it: `dup2` onto its standard streams clears the flag.
-  static func `private`() -> Pipe {
-    let pipe = Pipe()
-    for descriptor in [
-      pipe.fileHandleForReading.fileDescriptor, pipe.fileHandleForWriting.fileDescriptor,
-    ] {
-      _ = fcntl(descriptor, F_SETFD, fcntl(descriptor, F_GETFD) | FD_CLOEXEC)
-    }
-    return pipe
   }
 }
 
@@ -154,21 +133,18 @@ final class Counter: Sendable {
 /// A child process (an executable of this package) whose output is read as it comes, for
 /// tests that act while it runs.
 final class RunningChild {
-  let process = Process()
-  private let output = Pipe.private()
-  private let input = Pipe.private()
-  private let errors = Pipe.private()
+  let process: SpawnedProcess
+  private let output = Pipe()
+  private let input = Pipe()
+  private let errors = Pipe()
   /// Everything the child printed that was read so far.
   private(set) var text = ""
 
   init(_ executable: String, _ arguments: [String], environment: [String: String]) throws {
-    process.executableURL = ChildProcess.buildDirectory.appendingPathComponent(executable)
-    process.arguments = arguments
-    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    process.standardOutput = output
-    process.standardInput = input
-    process.standardError = errors
-    try process.run()
+    process = try SpawnedProcess(
+      ChildProcess.buildDirectory.appendingPathComponent(executable), arguments,
+      environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
+      input: input, output: output, error: errors)
   }
 
   /// Sends one line to the child's standard input.
@@ -213,7 +189,7 @@ final class RunningChild {
 
   /// Stops the child (SIGKILL when `abruptly`, else SIGTERM) and waits for it.
   func stop(abruptly: Bool = false) {
-    if abruptly { kill(process.processIdentifier, SIGKILL) } else { process.terminate() }
+    process.send(abruptly ? SIGKILL : SIGTERM)
     process.waitUntilExit()
   }
 }
@@ -222,30 +198,26 @@ final class RunningChild {
 /// and stopped by the test itself (crashes that only optimised code under contention
 /// showed must show up here).
 final class CPUContention {
-  private let loops: [Process]
+  private let loops: [SpawnedProcess]
 
   init(processes: Int = ProcessInfo.processInfo.activeProcessorCount) {
+    // Each loop spins while the test process lives, reading its state with builtins (no
+    // fork), so a test process that is itself killed leaves no busy loop behind, also
+    // while it is a zombie not yet reaped (`kill -0` succeeds on a zombie).
+    #if os(Linux)
+      let loop =
+        "while read -r _ _ state _ < /proc/\(getpid())/stat 2>/dev/null && [ \"$state\" != Z ]; do :; done"
+    #else
+      let loop = "while kill -0 \(getpid()) 2>/dev/null; do :; done"
+    #endif
     loops = (0..<processes).compactMap { _ in
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: "/bin/sh")
-      // Spins while the test process lives, reading its state with builtins (no fork), so
-      // a test process that is itself killed leaves no busy loop behind, also while it
-      // is a zombie not yet reaped (`kill -0` succeeds on a zombie).
-      #if os(Linux)
-        process.arguments = [
-          "-c",
-          "while read -r _ _ state _ < /proc/\(getpid())/stat 2>/dev/null && [ \"$state\" != Z ]; do :; done",
-        ]
-      #else
-        process.arguments = ["-c", "while kill -0 \(getpid()) 2>/dev/null; do :; done"]
-      #endif
-      return (try? process.run()).map { process }
+      try? SpawnedProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", loop])
     }
   }
 
   func stop() {
-    for loop in loops where loop.isRunning {
-      kill(loop.processIdentifier, SIGKILL)  // a shell busy in a loop does not stop for SIGTERM
+    for loop in loops {
+      loop.send(SIGKILL)
       loop.waitUntilExit()
     }
   }

@@ -42,13 +42,12 @@ struct DefaultsMacOSBehaviourTests {
     #expect(try plist(byHostFile)["Clicking"] as? Int == 1)
 
     // A relative path with a '/' is a path too, from the working directory.
-    let process = Process()
-    process.executableURL = ChildProcess.buildDirectory.appendingPathComponent("defaults")
-    process.arguments = ["write", "./local/com.example.here", "k", "v"]
-    process.currentDirectoryURL = URL(fileURLWithPath: home)
-    process.environment = ProcessInfo.processInfo.environment.merging(
-      ["HOME": home, "XDG_CONFIG_HOME": home]) { $1 }
-    try process.run()
+    let process = try SpawnedProcess(
+      ChildProcess.buildDirectory.appendingPathComponent("defaults"),
+      ["write", "./local/com.example.here", "k", "v"],
+      environment: ProcessInfo.processInfo.environment.merging(
+        ["HOME": home, "XDG_CONFIG_HOME": home]) { $1 },
+      directory: home)
     process.waitUntilExit()
     #expect(process.terminationStatus == 0)
     #expect(try plist(home + "/local/com.example.here.plist")["k"] as? String == "v")

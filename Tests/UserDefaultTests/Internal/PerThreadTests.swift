@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+
+@testable import UserDefault
+
+@Suite("Per-thread objects")
+struct PerThreadTests {
+  /// What happened to the probe made on the ended thread.
+  private struct Record {
+    var endedThread: pthread_t?
+    var isJoined = false
+    var releasedOnEndedThread = false
+    var released = false
+  }
+  private static let record = Lock(Record())
+
+  private final class Probe {
+    let isTheEndedThreads: Bool
+    init(isTheEndedThreads: Bool) { self.isTheEndedThreads = isTheEndedThreads }
+    deinit {
+      guard isTheEndedThreads else { return }
+      PerThreadTests.record.withLock { record in
+        record.released = true
+        // Before the join, no other thread can have the ended thread's identifier.
+        if !record.isJoined, let ended = record.endedThread,
+          pthread_equal(ended, pthread_self()) != 0
+        {
+          record.releasedOnEndedThread = true
+        }
+      }
+    }
+  }
+
+  @Test(
+    "An ended thread's object is released by the next thread that makes one, not while the thread ends"
+  )
+  func endedThreadsObjectIsReleasedLater() {
+    let perThread = PerThread { Probe(isTheEndedThreads: PerThreadTests.isEndedThread) }
+    runOnJoinedThread {
+      Self.record.withLock { $0.endedThread = pthread_self() }
+      _ = perThread.current
+    }
+    Self.record.withLock { $0.isJoined = true }
+    // Another thread's first use releases what ended threads set aside.
+    runOnJoinedThread { _ = perThread.current }
+    let record = Self.record.withLock { $0 }
+    #expect(record.released, "the ended thread's object was never released")
+    #expect(!record.releasedOnEndedThread, "released while its thread was ending")
+  }
+
+  private static var isEndedThread: Bool {
+    record.withLock { record in
+      record.endedThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false
+    }
+  }
+}
+
+/// Runs `body` on a new thread and returns once that thread has ended, its thread-specific
+/// destructors included (`pthread_join`).
+func runOnJoinedThread(_ body: @escaping @Sendable () -> Void) {
+  final class Context {
+    let body: @Sendable () -> Void
+    init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+  }
+  let context = Unmanaged.passRetained(Context(body)).toOpaque()
+  #if canImport(Darwin)
+    var thread: pthread_t?
+    let started = pthread_create(
+      &thread, nil,
+      { context in
+        Unmanaged<Context>.fromOpaque(context).takeRetainedValue().body()
+        return nil
+      }, context)
+    precondition(started == 0)
+    pthread_join(thread!, nil)
+  #else
+    var thread = pthread_t()
+    let started = pthread_create(
+      &thread, nil,
+      { context in
+        Unmanaged<Context>.fromOpaque(context!).takeRetainedValue().body()
+        return nil
+      }, context)
+    precondition(started == 0)
+    pthread_join(thread, nil)
+  #endif
+}
