@@ -385,7 +385,8 @@ final class ResolvedKeys {
   static func find(
     _ owner: Any.Type, _ value: Any.Type, _ store: ObjectIdentifier, _ bits: UInt64
   ) -> Hit? {
-    guard let memo = perThread.existing else { return nil }
+    guard let pointer = threadKey.pointer else { return nil }
+    let memo = Unmanaged<ResolvedKeys>.fromOpaque(pointer)
     return memo._withUnsafeGuaranteedRef { memo -> Unmanaged<AnyEntry>? in
       memo.slots.withUnsafeBufferPointer { slots in
         let slot = slots.baseAddress! + index(owner, store, bits)
@@ -439,4 +440,5 @@ final class ResolvedKeys {
   private static var current: ResolvedKeys { perThread.current }
 
   private static let perThread = PerThread { ResolvedKeys() }
+  private static let threadKey = perThread.threadKey
 }
