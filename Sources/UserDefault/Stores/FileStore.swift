@@ -385,6 +385,13 @@ final class FileStore: StoreBackend {
         identity == $0.state.fileIdentity || (identity != nil && identity == $0.state.stuckDamage)
       }
       guard !isKnown else { return }
+      // Nothing to write and nothing to repair: the file is taken in without its lock
+      // (whose file a first open would otherwise create) and without a flush's checks of
+      // the directory.
+      if state.withLock({ $0.state.changed.isEmpty }), let values = file.valuesWithoutRepair() {
+        adopt(values, identity: identity, flushed: [:])
+        return
+      }
       try? flushOnQueue(file)
     }
   }

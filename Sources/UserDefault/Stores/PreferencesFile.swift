@@ -208,6 +208,18 @@ package struct PreferencesFile: Sendable {
     }
   }
 
+  /// The file's values (none when there is no file) when reading them changes nothing on
+  /// disk; `nil` when ``read()`` would move the file aside or drop values from it, which
+  /// needs the file's lock. Safe without the lock: the library replaces the file whole, by
+  /// `rename`, so a read sees one version or the other.
+  func valuesWithoutRepair() -> [String: Any]? {
+    switch load() {
+    case .missing: return [:]
+    case .loaded(let values, foreign: false): return values
+    case .loaded(_, foreign: true), .unusable: return nil
+    }
+  }
+
   /// Reads the file; anything damaged is moved aside first (see the type's summary).
   func read() -> Contents {
     let values: [String: Any]
