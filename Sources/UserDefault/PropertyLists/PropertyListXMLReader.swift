@@ -265,7 +265,13 @@ private struct Cursor {
       entries.append((key, value))
     }
     var values = [String: Any](minimumCapacity: entries.count - start)
-    for (key, value) in entries[start...] { values[key] = value }
+    // Moved out from the end rather than copied out from the start (a copy and a later
+    // destroy of each key and value); so that the last of repeated keys still wins, an
+    // earlier one found after it is put back.
+    while entries.count > start {
+      let (key, value) = entries.removeLast()
+      if let later = values.updateValue(value, forKey: key) { values[key] = later }
+    }
     return values
   }
 

@@ -210,6 +210,11 @@ struct PropertyListXMLReaderTests {
       + "</dict></plist>",
     "<plist><dict><key>a</key><array/><key>b</key><dict/><key>c</key><array></array>"
       + "<key>d</key><dict></dict><key>e</key><string></string></dict></plist>",
+    // Repeated keys: the last one wins, at the top and nested.
+    "<plist><dict><key>k</key><integer>1</integer><key>j</key><integer>2</integer>"
+      + "<key>k</key><string>two</string><key>k</key><integer>3</integer></dict></plist>",
+    "<plist><dict><key>d</key><dict><key>k</key><true/><key>k</key><false/></dict>"
+      + "<key>d2</key><integer>0</integer></dict></plist>",
   ]
 
   @Test(arguments: otherValidForms)
