@@ -239,22 +239,37 @@ package struct PreferencesFile: Sendable {
   }
 
   /// The whole file, or `nil` when it cannot be opened or read (errno says why).
+  ///
+  /// Read into one buffer of the file's size (one byte more, so that the end shows in the
+  /// same pass), which the `Data` then owns: no zeroed staging buffer and no copy.
   private static func contents(of path: String) -> Data? {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { return nil }
     defer { close(descriptor) }
-    var data = Data()
-    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    var info = stat()
+    var capacity = fstat(descriptor, &info) == 0 ? Int(info.st_size) + 1 : 1 << 16
+    guard var buffer = malloc(capacity) else { return nil }
+    var count = 0
     while true {
-      let count = buffer.withUnsafeMutableBytes {
-        Foundation.read(descriptor, $0.baseAddress, $0.count)
+      if count == capacity {  // the file grew meanwhile
+        capacity *= 2
+        guard let grown = realloc(buffer, capacity) else {
+          free(buffer)
+          errno = ENOMEM
+          return nil
+        }
+        buffer = grown
       }
-      if count < 0 {
+      let got = Foundation.read(descriptor, buffer + count, capacity - count)
+      if got < 0 {
         if errno == EINTR { continue }
+        let failure = errno
+        free(buffer)
+        errno = failure
         return nil
       }
-      if count == 0 { return data }
-      data.append(contentsOf: buffer[0..<count])
+      if got == 0 { return Data(bytesNoCopy: buffer, count: count, deallocator: .free) }
+      count += got
     }
   }
 
