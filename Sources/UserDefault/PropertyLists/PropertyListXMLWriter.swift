@@ -166,14 +166,23 @@ struct PropertyListXMLWriter {
   }
 
   /// `yyyy-MM-ddTHH:mm:ssZ` in UTC, whole seconds (what Foundation writes).
+  ///
+  /// A date more than about 2.1 billion years from 1970, or not a number, which only a
+  /// damaged file or a raw `set` can hold, is written as the nearest date within that range
+  /// (not a number: 1970) rather than trapping in the conversion to whole seconds; for such
+  /// dates Foundation writes text that its own reader refuses.
   private static func format(_ date: Date) -> String {
-    var seconds = time_t(Int(date.timeIntervalSince1970.rounded(.down)))
+    let interval = date.timeIntervalSince1970
+    let limit = 6.7e16  // the year stays within `tm_year`'s Int32
+    let bounded = interval.isNaN ? 0 : min(max(interval, -limit), limit)
+    var seconds = time_t(bounded.rounded(.down))
     var parts = tm()
-    gmtime_r(&seconds, &parts)
+    guard gmtime_r(&seconds, &parts) != nil else { return "1970-01-01T00:00:00Z" }
     func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-    var year = String(Int(parts.tm_year) + 1900)
-    while year.count < 4 { year = "0" + year }
+    let year = Int(parts.tm_year) + 1900
+    var digits = String(year.magnitude)
+    while digits.count < 4 { digits = "0" + digits }
     return
-      "\(year)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
+      "\(year < 0 ? "-" : "")\(digits)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
   }
 }

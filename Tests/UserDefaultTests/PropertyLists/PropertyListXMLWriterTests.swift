@@ -63,4 +63,43 @@ struct PropertyListXMLWriterTests {
       #expect(PropertyListEquality.isEqual(parsed[key] ?? "missing", value), "\(key)")
     }
   }
+
+  /// Dates no calendar can write (a damaged file or a raw `set` can hold them): the writer
+  /// trapped converting them to whole seconds, which crashed the release-built helper of
+  /// the fault corpus on a binary file with a flipped byte.
+  static let extremeDates: [Double] = [
+    1e300, -1e300, .nan, .infinity, -.infinity, 9.3e18, -9.3e18, 6.8e16, -6.8e16,
+  ]
+
+  @Test(
+    "A date beyond about 2.1 billion years, or not a number, is written as the nearest date in range"
+  )
+  func extremeDatesAreWrittenInRange() throws {
+    for interval in Self.extremeDates {
+      let data = try #require(
+        PropertyListXMLWriter.data(for: ["d": Date(timeIntervalSince1970: interval), "k": 1]))
+      let parsed = try #require(
+        try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any],
+        "\(interval)")
+      let date = try #require(parsed["d"] as? Date, "\(interval)")
+      let expected = interval.isNaN ? 0 : min(max(interval, -6.7e16), 6.7e16)
+      #expect(abs(date.timeIntervalSince1970 - expected) < 1, "\(interval)")
+      #expect(parsed["k"] as? Int == 1)
+    }
+  }
+
+  @Test func aStoreHoldingAnExtremeDateFlushesAndKeepsItsOtherValues() throws {
+    let directory = StoreDirectory()
+    Diagnostics.installRecorder()
+    let store = try PreferencesStore(suiteName: "dates", directory: directory.path)
+    directory.stores.append(store)
+    for (index, interval) in Self.extremeDates.enumerated() {
+      store.set(Date(timeIntervalSince1970: interval), forKey: "date.\(index)")
+    }
+    store.set("kept", forKey: "other")
+    try store.flush()
+    let reopened = try PropertyListFile.values(at: directory.path + "/dates.plist")
+    #expect(reopened["other"] as? String == "kept")
+    #expect(reopened.keys.filter { $0.hasPrefix("date.") }.count == Self.extremeDates.count)
+  }
 }
