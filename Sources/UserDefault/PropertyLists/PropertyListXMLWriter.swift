@@ -165,6 +165,14 @@ struct PropertyListXMLWriter {
     return real.description  // shortest text that reads back as the same Double; "nan"
   }
 
+  /// The seconds since 1970 a date is written with: itself within about 2.1 billion years
+  /// (the year then fits `tm_year`'s Int32), else the nearest end of that range; not a
+  /// number: 0.
+  static func writableSeconds(_ interval: Double) -> Double {
+    let limit = 6.7e16
+    return interval.isNaN ? 0 : min(max(interval, -limit), limit)
+  }
+
   /// `yyyy-MM-ddTHH:mm:ssZ` in UTC, whole seconds (what Foundation writes).
   ///
   /// A date more than about 2.1 billion years from 1970, or not a number, which only a
@@ -172,10 +180,7 @@ struct PropertyListXMLWriter {
   /// (not a number: 1970) rather than trapping in the conversion to whole seconds; for such
   /// dates Foundation writes text that its own reader refuses.
   private static func format(_ date: Date) -> String {
-    let interval = date.timeIntervalSince1970
-    let limit = 6.7e16  // the year stays within `tm_year`'s Int32
-    let bounded = interval.isNaN ? 0 : min(max(interval, -limit), limit)
-    var seconds = time_t(bounded.rounded(.down))
+    var seconds = time_t(writableSeconds(date.timeIntervalSince1970).rounded(.down))
     var parts = tm()
     guard gmtime_r(&seconds, &parts) != nil else { return "1970-01-01T00:00:00Z" }
     func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }

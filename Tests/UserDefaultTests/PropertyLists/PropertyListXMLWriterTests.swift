@@ -83,6 +83,7 @@ struct PropertyListXMLWriterTests {
         "\(interval)")
       let date = try #require(parsed["d"] as? Date, "\(interval)")
       let expected = interval.isNaN ? 0 : min(max(interval, -6.7e16), 6.7e16)
+      #expect(PropertyListXMLWriter.writableSeconds(interval) == expected)
       #expect(abs(date.timeIntervalSince1970 - expected) < 1, "\(interval)")
       #expect(parsed["k"] as? Int == 1)
     }

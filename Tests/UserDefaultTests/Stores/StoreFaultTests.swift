@@ -47,7 +47,10 @@ struct FaultCase: CustomStringConvertible, Sendable {
   }
 }
 
-/// A generated corpus of damaged and unusual preference files, deterministic per seed.
+/// A generated corpus of damaged and unusual preference files. The choices are
+/// deterministic per seed; the binary files are not quite, because Foundation's writer lays
+/// a dictionary out in its iteration order, which the process's hash seed decides (so the
+/// flipped bytes land on different values from run to run).
 enum FaultCorpus {
 
   static var sample: [String: Any] {
@@ -97,6 +100,13 @@ enum FaultCorpus {
     for (kind, root) in roots {
       add("wrong root \(kind), XML", xml(root))
       add("wrong root \(kind), binary", binary(root))
+    }
+    // Dates beyond whole Int seconds, or not a number: a flipped byte in a binary file's
+    // date made one, and the next flush trapped.
+    for (label, interval) in [("1e300 s", 1e300), ("-1e300 s", -1e300), ("nan", Double.nan)] {
+      add(
+        "binary holding a date of \(label)",
+        binary(["when": Date(timeIntervalSince1970: interval), "kept": "yes"]))
     }
     for depth in [64, 500, 1_000, 10_000, 100_000] {
       let body =
@@ -361,11 +371,13 @@ struct StoreFaultTests {
 
   /// Whether `original` came through a rewrite as `stored`: equal, except that a date
   /// keeps whole seconds only (the XML format's limit: Foundation's writer does the same),
-  /// which matters when a binary original held a fraction of a second.
+  /// which matters when a binary original held a fraction of a second, and a date beyond
+  /// what the writer can write comes back as the nearest one it can (its documented
+  /// fallback).
   static func survives(_ original: Any, as stored: Any) -> Bool {
     if let original = original as? Date, let stored = stored as? Date {
-      return original.timeIntervalSinceReferenceDate.rounded(.down)
-        == stored.timeIntervalSinceReferenceDate.rounded(.down)
+      let written = PropertyListXMLWriter.writableSeconds(original.timeIntervalSince1970)
+      return written.rounded(.down) == stored.timeIntervalSince1970.rounded(.down)
     }
     return PropertyListEquality.isEqual(original, stored)
   }
