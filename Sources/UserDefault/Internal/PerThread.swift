@@ -48,9 +48,11 @@ package final class PerThread<Value: AnyObject>: Sendable {
 
   @usableFromInline
   func makeCurrent() -> Value {
-    EndedThreads.releaseSetAside()
     let made = make()
     pthread_setspecific(key, Unmanaged.passRetained(made).toOpaque())
+    // After the thread has its object: a deinitialiser run here that comes back to this
+    // key finds it, rather than making a second one over it.
+    EndedThreads.releaseSetAside()
     return made
   }
 
