@@ -18,7 +18,10 @@ struct KeyValidationTests {
     #expect(KeyName.problem(with: "dots.slashes/and spaces ✓") == nil)
   }
 
+  /// Regression: the test read the diagnostics without installing the recorder, so it
+  /// failed whenever it ran before every other test that installs it (CI at 57c2ea6).
   @Test func keysOfDifferentTypesWithOneNameAreReportedWithBothDeclarations() {
+    Diagnostics.installRecorder()
     let name = uniqueKey()
     _ = UserDefaults.Key<Int>(name, default: 0)
     _ = UserDefaults.Key<Int>(name, default: 1)  // same type: not a collision
