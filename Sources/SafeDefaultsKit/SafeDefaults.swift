@@ -290,8 +290,8 @@ extension SafeDefaults where Keys: CaseIterable {
 
 /// Each thread's memo of resolved keys: a direct-mapped table keyed by the `SafeDefaults`
 /// type, the value type, the store and the key's bits. A hit costs a thread-specific load,
-/// four compares and a retain of the entry (see ``Hit``), and no lock: the table is the
-/// thread's own. Only for enum keys
+/// four compares and a class check of the entry, borrowed without a retain (see ``Hit``),
+/// and no lock: the table is the thread's own. Only for enum keys
 /// (the documented form), whose bits name the case; other keys resolve on every call.
 @usableFromInline
 final class ResolvedKeys {

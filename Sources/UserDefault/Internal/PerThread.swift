@@ -91,7 +91,4 @@ enum EndedThreads {
     }
     for object in objects { Unmanaged<AnyObject>.fromOpaque(object).release() }
   }
-
-  /// How many objects wait to be released (for tests).
-  static var setAsideCount: Int { setAsideObjects.withLock { $0.count } }
 }
