@@ -28,12 +28,15 @@ package final class PerThread<Value: AnyObject>: Sendable {
     self.make = make
     var key = pthread_key_t()
     #if canImport(Darwin)
-      pthread_key_create(&key) { EndedThreads.setAside($0) }
+      let created = pthread_key_create(&key) { EndedThreads.setAside($0) }
     #else
-      pthread_key_create(&key) { pointer in
+      let created = pthread_key_create(&key) { pointer in
         if let pointer { EndedThreads.setAside(pointer) }
       }
     #endif
+    // Without a key of its own, `key` could name another owner's slot, whose pointers
+    // would then be taken for `Value`s.
+    precondition(created == 0, "no thread-specific key left (error \(created))")
     self.key = key
   }
 
@@ -49,10 +52,17 @@ package final class PerThread<Value: AnyObject>: Sendable {
   @usableFromInline
   func makeCurrent() -> Value {
     let made = make()
-    pthread_setspecific(key, Unmanaged.passRetained(made).toOpaque())
+    let pointer = Unmanaged.passRetained(made).toOpaque()
+    // Out of memory for the slot: the object serves this use only, and is not leaked.
+    guard pthread_setspecific(key, pointer) == 0 else {
+      Unmanaged<Value>.fromOpaque(pointer).release()
+      return made
+    }
     // After the thread has its object: a deinitialiser run here that comes back to this
-    // key finds it, rather than making a second one over it.
-    EndedThreads.releaseSetAside()
+    // key finds it, rather than making a second one over it. Not on an ending thread
+    // (another key's destructor that reads a default): that is the very place releases
+    // must not run.
+    if !EndedThreads.isCurrentThreadEnding { EndedThreads.releaseSetAside() }
     return made
   }
 
@@ -77,11 +87,25 @@ enum EndedThreads {
   /// Retained object pointers (`Unmanaged.toOpaque()` of a `passRetained`).
   private static let setAsideObjects = Lock<[UnsafeMutableRawPointer]>([])
 
+  /// Marks threads whose thread-specific-data destructors have begun (a slot with no
+  /// destructor of its own; any non-nil value means "ending").
+  private static let endingKey: pthread_key_t = {
+    var key = pthread_key_t()
+    let created = pthread_key_create(&key, nil)
+    precondition(created == 0, "no thread-specific key left (error \(created))")
+    return key
+  }()
+
   /// Called from a thread-specific-data destructor: only a lock and an append, nothing
   /// that could reach Dispatch.
   static func setAside(_ object: UnsafeMutableRawPointer) {
+    pthread_setspecific(endingKey, UnsafeMutableRawPointer(bitPattern: 1))
     setAsideObjects.withLock { $0.append(object) }
   }
+
+  /// Whether one of this thread's ``PerThread`` objects has already been set aside: the
+  /// thread is running its destructors.
+  static var isCurrentThreadEnding: Bool { pthread_getspecific(endingKey) != nil }
 
   /// Releases what ended threads set aside (outside the lock: deinitialisers may run).
   static func releaseSetAside() {

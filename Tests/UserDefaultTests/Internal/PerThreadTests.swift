@@ -52,6 +52,40 @@ struct PerThreadTests {
     #expect(!record.releasedOnEndedThread, "released while its thread was ending")
   }
 
+  /// Regression guard: a later thread-specific destructor (another library's, say, whose
+  /// object reads a default as it goes) that makes a per-thread object on the ending
+  /// thread must not release what was set aside there.
+  @Test("A per-thread object made while the thread ends does not release others there")
+  func objectMadeWhileTheThreadEndsReleasesNothing() {
+    let ended = Lock<pthread_t?>(nil)
+    let releasedOnEndedThread = Lock(false)
+    final class Watched {
+      let onRelease: @Sendable () -> Void
+      init(onRelease: @escaping @Sendable () -> Void) { self.onRelease = onRelease }
+      deinit { onRelease() }
+    }
+    let first = PerThread {
+      Watched {
+        let isEnded = ended.withLock { $0.map { pthread_equal($0, pthread_self()) != 0 } }
+        if isEnded == true { releasedOnEndedThread.withLock { $0 = true } }
+      }
+    }
+    // Created after `first`'s key, so glibc runs its destructor after `first`'s.
+    var lateKey = pthread_key_t()
+    let created = pthread_key_create(&lateKey) { _ in _ = PerThreadTests.lateUser.current }
+    #expect(created == 0)
+    let key = lateKey
+    runOnJoinedThread {
+      ended.withLock { $0 = pthread_self() }
+      _ = first.current
+      pthread_setspecific(key, UnsafeMutableRawPointer(bitPattern: 1))
+    }
+    ended.withLock { $0 = nil }
+    pthread_key_delete(lateKey)
+    #expect(!releasedOnEndedThread.withLock { $0 }, "released while its thread was ending")
+  }
+  private static let lateUser = PerThread { NSObject() }
+
   private static var isEndedThread: Bool {
     record.withLock { record in
       record.endedThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false
