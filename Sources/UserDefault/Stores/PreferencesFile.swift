@@ -190,17 +190,27 @@ package struct PreferencesFile: Sendable {
   }
 
   private func load() -> Load {
-    var info = stat()
-    guard stat(path, &info) == 0 else {
+    // Opened first and examined through the descriptor: what is checked is what is read
+    // (a FIFO swapped in after a `stat` would block a plain `open`; here it is refused).
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+    guard descriptor >= 0 else {
       if errno == ENOENT || errno == ENOTDIR { return .missing }
+      return .unusable("it cannot be read (\(String(cString: strerror(errno))))")
+    }
+    defer { close(descriptor) }
+    var info = stat()
+    guard fstat(descriptor, &info) == 0 else {
       return .unusable("it cannot be examined (\(String(cString: strerror(errno))))")
     }
     guard (info.st_mode & S_IFMT) == S_IFREG else {
       let what = (info.st_mode & S_IFMT) == S_IFDIR ? "a directory" : "not a regular file"
       return .unusable("it is \(what)")
     }
-    guard let data = Self.contents(of: path) else {
-      return .unusable("it cannot be read (\(String(cString: strerror(errno))))")
+    let data: Data
+    do throws(ReadFailure) {
+      data = try Self.contents(of: descriptor, size: Int(info.st_size))
+    } catch {
+      return .unusable("it cannot be read (\(String(cString: strerror(error.code))))")
     }
     switch Self.parse(data) {
     case .success(let parsed): return .loaded(parsed.values, foreign: parsed.foreign)
@@ -238,35 +248,35 @@ package struct PreferencesFile: Sendable {
     return .values(kept, dropped: dropped.sorted())
   }
 
-  /// The whole file, or `nil` when it cannot be opened or read (errno says why).
+  /// A read that failed, with its `errno` (kept apart: a later `close` may change `errno`).
+  private struct ReadFailure: Error {
+    let code: Int32
+  }
+
+  /// What is left to read from `descriptor`, expected to be `size` bytes.
   ///
-  /// Read into one buffer of the file's size (one byte more, so that the end shows in the
-  /// same pass), which the `Data` then owns: no zeroed staging buffer and no copy.
-  private static func contents(of path: String) -> Data? {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { return nil }
-    defer { close(descriptor) }
-    var info = stat()
-    var capacity = fstat(descriptor, &info) == 0 ? Int(info.st_size) + 1 : 1 << 16
-    guard var buffer = malloc(capacity) else { return nil }
+  /// Read into one buffer of `size` bytes and one more (so a file of the expected size
+  /// needs no `realloc` before the read that finds its end), which the `Data` then owns:
+  /// no zeroed staging buffer and no copy.
+  private static func contents(of descriptor: Int32, size: Int) throws(ReadFailure) -> Data {
+    var capacity = max(size, 0) + 1
+    guard var buffer = malloc(capacity) else { throw ReadFailure(code: ENOMEM) }
     var count = 0
     while true {
       if count == capacity {  // the file grew meanwhile
         capacity *= 2
         guard let grown = realloc(buffer, capacity) else {
           free(buffer)
-          errno = ENOMEM
-          return nil
+          throw ReadFailure(code: ENOMEM)
         }
         buffer = grown
       }
       let got = Foundation.read(descriptor, buffer + count, capacity - count)
       if got < 0 {
         if errno == EINTR { continue }
-        let failure = errno
+        let failure = ReadFailure(code: errno)
         free(buffer)
-        errno = failure
-        return nil
+        throw failure
       }
       if got == 0 { return Data(bytesNoCopy: buffer, count: count, deallocator: .free) }
       count += got
