@@ -1,13 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Finds the backend of a Foundation `UserDefaults` instance, remembered by identity.
 ///
 /// Foundation does not say which suite an instance belongs to. On Linux the instance's
@@ -20,7 +12,7 @@ import Foundation
 /// `UserDefaults` other than ``PreferencesStore`` keeps its own storage, so it gets a
 /// backend of its own as well.
 enum FoundationInstances {
-  private struct Known: @unchecked Sendable {
+  private struct Known {
     // Kept alive by the table, so its address cannot be reused by another instance while
     // the entry exists (a weak reference would cost a weak load on every read). Never used
     // to reach the instance: it is only compared by identity here.
@@ -54,7 +46,7 @@ enum FoundationInstances {
 
   private static func resolve(_ defaults: UserDefaults, suiteField: String) -> FoundationSuite {
     let id = ObjectIdentifier(defaults)
-    if let known = table.withLock({ $0.known[id] }) { return known.backend }
+    if let backend = table.withLock({ $0.known[id]?.backend }) { return backend }
     let suite = Suite(of: defaults, suiteField: suiteField)
     let backend: FoundationSuite
     switch suite {
