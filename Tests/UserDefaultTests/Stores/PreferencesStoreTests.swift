@@ -49,12 +49,49 @@ struct PreferencesStoreTests {
     let directory = TemporaryDirectory()
     let store = try makeStore(directory)
     store.set("x", forKey: "k")
-    let path = directory.path + "/app.plist"
+    #expect(waitForStoredValue(of: "k", in: directory.path + "/app.plist") as? String == "x")
+  }
+
+  @Test("A write after an explicit flush rides on the flush already queued, and lands")
+  func writeAfterAnExplicitFlushIsFlushedByTheQueuedOne() throws {
+    let directory = TemporaryDirectory()
+    let store = try PreferencesStore(
+      suiteName: "app", directory: directory.path, flushWindow: .milliseconds(50))
+    store.set(1, forKey: "first")  // queues a flush
+    try store.flush()  // takes "first"; the queued flush stays queued
+    store.set(2, forKey: "second")  // queues nothing: rides on the queued flush
+    #expect(waitForStoredValue(of: "second", in: directory.path + "/app.plist") as? Int == 2)
+  }
+
+  @Test("A shorter window asked for later holds even while a longer window's flush is queued")
+  func laterShorterWindowIsNotHeldBackByAQueuedFlush() throws {
+    let directory = TemporaryDirectory()
+    let slow = try PreferencesStore(
+      suiteName: "app", directory: directory.path, flushWindow: .seconds(3600))
+    slow.set(1, forKey: "first")  // queues a flush an hour away
+    try slow.flush()
+    let fast = try PreferencesStore(
+      suiteName: "app", directory: directory.path, flushWindow: .milliseconds(50))
+    fast.set(2, forKey: "second")
+    #expect(waitForStoredValue(of: "second", in: directory.path + "/app.plist") as? Int == 2)
+    withExtendedLifetime(slow) {}
+  }
+
+  /// The value stored under `name` in the file at `path` once it is there, or `nil` after
+  /// five seconds. Polls: a background flush sends no event.
+  private func waitForStoredValue(of name: String, in path: String) -> Any? {
     let deadline = Date().addingTimeInterval(5)
-    while !FileManager.default.fileExists(atPath: path) && Date() < deadline {
-      usleep(5_000)  // polling the file system for the flush, bounded by the deadline
+    while Date() < deadline {
+      if let data = FileManager.default.contents(atPath: path),
+        let values = try? PropertyListSerialization.propertyList(from: data, format: nil)
+          as? [String: Any],
+        let value = values[name]
+      {
+        return value
+      }
+      usleep(5_000)
     }
-    #expect(FileManager.default.fileExists(atPath: path))
+    return nil
   }
 
   @Test("Regression: a flush window of whole seconds kept its seconds (was flushed at once)")
