@@ -66,6 +66,7 @@ final class FileStore: StoreBackend {
   /// step inside ``exclusively(_:)``) is left to that code's commit instead of waiting on
   /// the queue forever.
   private let queueKey = DispatchSpecificKey<Bool>()
+  private let arrivals = FlushArrivals()
 
   init(suite: String?, file: PreferencesFile?, flushWindow: Duration, problem: DefaultsError?) {
     self.context = SuiteContext(name: suite, seesEveryWrite: true)
@@ -223,6 +224,8 @@ final class FileStore: StoreBackend {
       return
     }
     if DispatchQueue.getSpecific(key: queueKey) == true { return }  // committed by the caller
+    arrivals.arrive()
+    defer { arrivals.leave() }
     let started = state.withLock { $0.state.flushesStarted }
     try onQueue { () throws(DefaultsError) in
       guard state.withLock({ $0.state.latestDurableFlush <= started }) else { return }
@@ -230,6 +233,8 @@ final class FileStore: StoreBackend {
       // they are about to make land before this flush takes its snapshot, and its one
       // replacement serves their flushes too. Alone, this costs one system call.
       sched_yield()
+      arrivals.gather()
+      defer { arrivals.replacementFinished() }
       try flushOnQueue(file)
     }
   }

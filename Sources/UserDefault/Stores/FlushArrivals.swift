@@ -1,0 +1,70 @@
+import Foundation
+
+/// The flushes of one store that have been asked for and not yet returned, so that the
+/// flush about to write can gather the writes of flushes still arriving into its one file
+/// replacement (group commit), instead of leaving them a second replacement.
+///
+/// On two cores, eight threads that each write and flush at once do not all run before
+/// the first of them takes its snapshot: the others are still waiting for a processor,
+/// and their writes then need a second replacement (a run took about 2.2 times one write
+/// and flush instead of about 1.4). A flush that sees contention (another flush waiting
+/// now, or waiting when the last replacement finished) blocks briefly before its
+/// snapshot, so those threads run, write, and join it; a flush alone never waits.
+/// (The figures are from the first version of this type, measured in a scratch loop.)
+final class FlushArrivals: @unchecked Sendable {
+  // Every stored property is read and written with `condition` locked.
+  private let condition = NSCondition()
+  private var inFlight = 0
+  private var arrivals: UInt64 = 0
+  /// ``arrivals`` when the writing flush took its snapshot.
+  private var arrivalsAtSnapshot: UInt64 = 0
+  /// Whether a flush arrived while the last replacement was being written: it needed
+  /// another replacement, so flushes are contending.
+  private var lastReplacementLeftWaiters = false
+
+  /// How long the writing flush waits for the next arrival before it writes.
+  static let quietPeriod = 0.000_03
+  /// How long it waits at most, arrivals or not.
+  static let longestWait = 0.000_3
+
+  /// Called when a flush is asked for.
+  func arrive() {
+    condition.lock()
+    inFlight += 1
+    arrivals &+= 1
+    condition.broadcast()
+    condition.unlock()
+  }
+
+  /// Called when a flush returns.
+  func leave() {
+    condition.lock()
+    inFlight -= 1
+    condition.unlock()
+  }
+
+  /// Called by the flush about to take its snapshot: under contention, waits until no
+  /// flush has arrived for ``quietPeriod`` (at most ``longestWait``); alone, returns at once.
+  func gather() {
+    condition.lock()
+    defer { condition.unlock() }
+    defer { arrivalsAtSnapshot = arrivals }
+    guard inFlight > 1 || lastReplacementLeftWaiters else { return }
+    let giveUp = Date(timeIntervalSinceNow: Self.longestWait)
+    var seen = arrivals
+    while true {
+      let quietEnd = min(Date(timeIntervalSinceNow: Self.quietPeriod), giveUp)
+      while arrivals == seen && condition.wait(until: quietEnd) {}
+      if arrivals == seen || Date() >= giveUp { return }
+      seen = arrivals
+    }
+  }
+
+  /// Called by the flush that wrote, after its replacement: whether flushes arrived
+  /// after its snapshot decides whether the next writing flush gathers.
+  func replacementFinished() {
+    condition.lock()
+    lastReplacementLeftWaiters = arrivals != arrivalsAtSnapshot
+    condition.unlock()
+  }
+}
