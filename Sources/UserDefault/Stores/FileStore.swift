@@ -46,7 +46,6 @@ final class FileStore: StoreBackend {
     var reportedFailure: String?
     /// Live ``PreferencesStore`` objects of this store; the file is polled while any exist.
     var users = 0
-    var poller: DispatchSourceTimer?
 
     /// Records that `name` changed and must be flushed.
     mutating func noteChange(of name: String) {
@@ -102,32 +101,21 @@ final class FileStore: StoreBackend {
     reloadFromDisk()
     // From now on an object of the store exists: whatever the poll finds (a file that was
     // missing above, say) is compared and announced.
-    state.withLock { $0.state.hasLoaded = true }
-    let timer = DispatchSource.makeTimerSource(queue: DispatchQueue.global(qos: .utility))
-    let interval = Self.dispatchInterval(PreferencesStore.pollInterval)
-    timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(20))
-    // Strong, not weak: a weak reference gives the store a side table, and then every
-    // retain and release of it (one pair per read) takes the runtime's slow path, about
-    // 30 ns. The cycle ends when ``detach()`` cancels the timer, which drops its handler.
-    timer.setEventHandler { [self] in reloadFromDisk() }
-    let replaced = state.withLock { guarded in
-      defer { guarded.state.poller = timer }
-      return guarded.state.poller
+    state.withLock { guarded in
+      guarded.state.hasLoaded = true
+      // Unless the last object went meanwhile (its detach found nothing to stop).
+      if guarded.state.users > 0 { FilePoller.startPolling(self) }
     }
-    replaced?.cancel()
-    timer.resume()
+    FilePoller.run()
   }
 
   /// Called when a ``PreferencesStore`` object goes: polling stops with the last one.
   /// Pending changes are flushed all the same (the scheduled flush holds the store).
   func detach() {
-    let poller = state.withLock { guarded -> DispatchSourceTimer? in
+    state.withLock { guarded in
       guarded.state.users -= 1
-      guard guarded.state.users == 0 else { return nil }
-      defer { guarded.state.poller = nil }
-      return guarded.state.poller
+      if guarded.state.users == 0 { FilePoller.stopPolling(self) }
     }
-    poller?.cancel()
   }
 
   // MARK: Reading
@@ -254,9 +242,16 @@ final class FileStore: StoreBackend {
     // directory, so no file to take in: the file is missing, and no directory (nor lock
     // file) is made for nothing. A write after the check schedules its own flush, which
     // makes the directory.
-    if state.withLock({ $0.state.changed.isEmpty }), !file.hasDirectory {
-      adopt([:], identity: nil, flushed: [:])
-      return
+    if state.withLock({ $0.state.changed.isEmpty }) {
+      if !file.hasDirectory {
+        adopt([:], identity: nil, flushed: [:])
+        return
+      }
+      // Nothing to write, and the file is as this store last saw it (read, written, or
+      // missing): nothing to do, and no lock taken (the exit flush of a process that
+      // opened 3,000 suites and changed none made 3,000 lock files).
+      let identity = file.identity()
+      if state.withLock({ $0.state.hasLoaded && $0.state.fileIdentity == identity }) { return }
     }
     do throws(DefaultsError) {
       try file.prepareDirectory()

@@ -52,6 +52,21 @@ struct PreferencesStoreTests {
     #expect(waitForStoredValue(of: "k", in: directory.path + "/app.plist") as? String == "x")
   }
 
+  @Test("A flush with nothing to write, of a file as the store read it, takes no lock")
+  func flushWithNothingToWriteTakesNoLock() throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path + "/app.plist"
+    try PropertyListSerialization.data(fromPropertyList: ["kept": 1], format: .xml, options: 0)
+      .write(to: URL(fileURLWithPath: path))
+    let store = try makeStore(directory)
+    #expect(store.integer(forKey: "kept") == 1)
+    try store.flush()
+    #expect(!FileManager.default.fileExists(atPath: path + ".lock"), "a lock file was made")
+    store.set(2, forKey: "kept")
+    try store.flush()  // a write still takes the lock
+    #expect(FileManager.default.fileExists(atPath: path + ".lock"))
+  }
+
   @Test("A write after an explicit flush rides on the flush already queued, and lands")
   func writeAfterAnExplicitFlushIsFlushedByTheQueuedOne() throws {
     let directory = TemporaryDirectory()
