@@ -85,11 +85,19 @@ package struct PreferencesFile: Sendable {
   /// `..`, or containing `/`, `..` or NUL: each could address a file outside the
   /// preferences directory or one that is not the suite's.
   static func problem(withSuiteName name: String) -> String? {
-    if name.isEmpty { return "a suite name cannot be empty" }
+    // Checked on the UTF-8 bytes: Foundation's `contains(_:)` for strings goes through
+    // `NSString`, which cost opening an empty suite about a tenth of its time.
+    let bytes = name.utf8
+    let dot = UInt8(ascii: ".")
+    if bytes.isEmpty { return "a suite name cannot be empty" }
     if name == "." { return "suite name \".\" would name a hidden file, not a suite" }
-    if name.contains("/") { return "suite name \(name.debugDescription) contains \"/\"" }
-    if name.contains("..") { return "suite name \(name.debugDescription) contains \"..\"" }
-    if name.contains("\0") { return "suite name \(name.debugDescription) contains NUL" }
+    if bytes.contains(UInt8(ascii: "/")) {
+      return "suite name \(name.debugDescription) contains \"/\""
+    }
+    if zip(bytes, bytes.dropFirst()).contains(where: { $0 == dot && $1 == dot }) {
+      return "suite name \(name.debugDescription) contains \"..\""
+    }
+    if bytes.contains(0) { return "suite name \(name.debugDescription) contains NUL" }
     return nil
   }
 
