@@ -9,7 +9,8 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 git clone --quiet "$root" "$work/UserDefault"
-git -C "$work/UserDefault" tag 1.0.0
+# -f: the repository may carry its own 1.0.0 tag; the check is about HEAD.
+git -C "$work/UserDefault" tag -f 1.0.0 >/dev/null
 revision=$(git -C "$work/UserDefault" rev-parse HEAD)
 url="file://$work/UserDefault"
 
