@@ -252,7 +252,7 @@ struct PreferencesStoreTests {
       try SpawnedProcess(
         ChildProcess.buildDirectory.appendingPathComponent("UserDefaultTestHelper"),
         ["store-write", "shared", "w\(writer)", "250"],
-        environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
+        environment: environment)
     }
     for process in results { process.waitUntilExit() }
     #expect(results.allSatisfy { $0.terminationStatus == 0 })

@@ -253,8 +253,7 @@ struct StoreFaultTests {
     let errors = Pipe()
     let process = try SpawnedProcess(
       URL(fileURLWithPath: command[0]), Array(command.dropFirst()),
-      environment: ProcessInfo.processInfo.environment.merging(
-        ["XDG_CONFIG_HOME": directory.path, "HOME": directory.path]) { $1 },
+      environment: ["XDG_CONFIG_HOME": directory.path, "HOME": directory.path],
       error: errors)
     let report = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()

@@ -23,11 +23,12 @@ final class SpawnedProcess: Sendable {
   /// The child's wait status, once reaped.
   private let waitStatus = Lock<Int32?>(nil)
 
-  /// Starts `executable` with `arguments`. `environment` is the child's whole environment
-  /// (`nil`: the test process's own); each pipe given becomes one of its standard streams,
-  /// and no other descriptor is inherited, whatever its close-on-exec flag.
+  /// Starts `executable` with `arguments`, in the test process's environment with the
+  /// `environment` given set over it (`nil` removes a variable); each pipe given becomes
+  /// one of its standard streams, and no other descriptor is inherited, whatever its
+  /// close-on-exec flag.
   init(
-    _ executable: URL, _ arguments: [String], environment: [String: String]? = nil,
+    _ executable: URL, _ arguments: [String], environment: [String: String?] = [:],
     directory: String? = nil, input: Pipe? = nil, output: Pipe? = nil, error: Pipe? = nil
   ) throws {
     var actions = try FileActions()
@@ -42,8 +43,9 @@ final class SpawnedProcess: Sendable {
 
     let path = executable.path
     let argv = ([path] + arguments).map { strdup($0) } + [nil]
-    let envp =
-      (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0)=\($1)") } + [nil]
+    var childEnvironment = ProcessInfo.processInfo.environment
+    for (name, value) in environment { childEnvironment[name] = value }
+    let envp = childEnvironment.map { strdup("\($0)=\($1)") } + [nil]
     defer { for string in argv + envp { free(string) } }
     var pid: pid_t = 0
     try check(posix_spawn(&pid, path, &actions.value, &attributes.value, argv, envp))

@@ -70,13 +70,11 @@ struct ChildProcess {
   static func run(
     _ executable: String, _ arguments: [String], environment: [String: String?]
   ) throws -> (status: Int32, output: String, error: String) {
-    var childEnvironment = ProcessInfo.processInfo.environment
-    for (key, value) in environment { childEnvironment[key] = value }
     let output = Pipe()
     let error = Pipe()
     let process = try SpawnedProcess(
       buildDirectory.appendingPathComponent(executable), arguments,
-      environment: childEnvironment, output: output, error: error)
+      environment: environment, output: output, error: error)
     let outputData = output.fileHandleForReading.readDataToEndOfFile()
     let errorData = error.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
@@ -143,7 +141,7 @@ final class RunningChild {
   init(_ executable: String, _ arguments: [String], environment: [String: String]) throws {
     process = try SpawnedProcess(
       ChildProcess.buildDirectory.appendingPathComponent(executable), arguments,
-      environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
+      environment: environment,
       input: input, output: output, error: errors)
   }
 

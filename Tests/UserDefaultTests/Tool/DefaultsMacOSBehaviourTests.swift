@@ -45,8 +45,7 @@ struct DefaultsMacOSBehaviourTests {
     let process = try SpawnedProcess(
       ChildProcess.buildDirectory.appendingPathComponent("defaults"),
       ["write", "./local/com.example.here", "k", "v"],
-      environment: ProcessInfo.processInfo.environment.merging(
-        ["HOME": home, "XDG_CONFIG_HOME": home]) { $1 },
+      environment: ["HOME": home, "XDG_CONFIG_HOME": home],
       directory: home)
     process.waitUntilExit()
     #expect(process.terminationStatus == 0)
