@@ -291,21 +291,21 @@ final class FileStore: StoreBackend {
     }
     if isFileKnown {
       guard !pending.isEmpty else { return number }
-      try file.write(current)
-      adopt(current, identity: file.identity(), flushed: pending, compare: false)
+      let written = try file.write(current)
+      adopt(current, identity: written ?? file.identity(), flushed: pending, compare: false)
       return number
     }
     switch file.read() {
     case .missing:
       var merged: [String: Any] = [:]
       for name in pending.keys { merged[name] = current[name] }
-      if !merged.isEmpty || !pending.isEmpty { try file.write(merged) }
-      adopt(merged, identity: file.identity(), flushed: pending)
+      let written = !merged.isEmpty || !pending.isEmpty ? try file.write(merged) : nil
+      adopt(merged, identity: written ?? file.identity(), flushed: pending)
     case .values(var merged, let dropped):
       file.reportDropped(dropped, suite: context.name)
       for name in pending.keys { merged[name] = current[name] }
-      if !pending.isEmpty || !dropped.isEmpty { try file.write(merged) }
-      adopt(merged, identity: file.identity(), flushed: pending)
+      let written = !pending.isEmpty || !dropped.isEmpty ? try file.write(merged) : nil
+      adopt(merged, identity: written ?? file.identity(), flushed: pending)
     case .damaged(let reason, let backup):
       guard backup != nil else {
         let isNew = state.withLock { guarded in
@@ -320,8 +320,8 @@ final class FileStore: StoreBackend {
       }
       file.reportDamage(
         reason, backup: backup, suite: context.name, then: "writing this store's values anew")
-      try file.write(current)
-      adopt(current, identity: file.identity(), flushed: pending, compare: false)
+      let written = try file.write(current)
+      adopt(current, identity: written ?? file.identity(), flushed: pending, compare: false)
     }
     return number
   }
@@ -386,19 +386,19 @@ final class FileStore: StoreBackend {
   func reloadFromDisk() {
     guard let file else { return }
     queue.sync {
-      let identity = file.identity()
-      let (isKnown, hasNothingPending) = state.withLock {
-        (
-          identity == $0.state.fileIdentity
-            || (identity != nil && identity == $0.state.stuckDamage),
-          $0.state.changed.isEmpty
-        )
+      let (hasLoaded, known, stuck, hasNothingPending) = state.withLock {
+        ($0.state.hasLoaded, $0.state.fileIdentity, $0.state.stuckDamage, $0.state.changed.isEmpty)
       }
-      guard !isKnown else { return }
+      // Before the first load there is nothing to compare with, so no `stat`: the read
+      // below takes the identity of what it read from its descriptor.
+      if hasLoaded {
+        let identity = file.identity()
+        guard identity != known && (identity == nil || identity != stuck) else { return }
+      }
       // Nothing to write and nothing to repair: the file is taken in without its lock
       // (whose file a first open would otherwise create) and without a flush's checks of
       // the directory. A write made meanwhile is safe: `adopt` keeps names changed here.
-      if hasNothingPending, let values = file.valuesWithoutRepair() {
+      if hasNothingPending, let (values, identity) = file.valuesWithoutRepair() {
         adopt(values, identity: identity, flushed: [:])
         return
       }

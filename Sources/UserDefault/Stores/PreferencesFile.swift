@@ -38,6 +38,16 @@ package struct PreferencesFile: Sendable {
     let inode: UInt64
     let modified: Int
     let size: Int
+
+    init(_ info: stat) {
+      inode = UInt64(info.st_ino)
+      size = Int(info.st_size)
+      #if canImport(Darwin)
+        modified = Int(info.st_mtimespec.tv_sec) * 1_000_000_000 + Int(info.st_mtimespec.tv_nsec)
+      #else
+        modified = Int(info.st_mtim.tv_sec) * 1_000_000_000 + Int(info.st_mtim.tv_nsec)
+      #endif
+    }
   }
 
   package init(directory: String, suite: String) {
@@ -131,12 +141,7 @@ package struct PreferencesFile: Sendable {
   func identity() -> Identity? {
     var info = stat()
     guard stat(path, &info) == 0 else { return nil }
-    #if canImport(Darwin)
-      let modified = Int(info.st_mtimespec.tv_sec) * 1_000_000_000 + Int(info.st_mtimespec.tv_nsec)
-    #else
-      let modified = Int(info.st_mtim.tv_sec) * 1_000_000_000 + Int(info.st_mtim.tv_nsec)
-    #endif
-    return Identity(inode: UInt64(info.st_ino), modified: modified, size: Int(info.st_size))
+    return Identity(info)
   }
 
   /// The file's values, read without moving or changing anything: for tools that look
@@ -147,7 +152,7 @@ package struct PreferencesFile: Sendable {
   package func values() throws(DefaultsError) -> [String: Any]? {
     switch load() {
     case .missing: return nil
-    case .loaded(let values, _): return values
+    case .loaded(let values, _, _): return values
     case .unusable(let reason): throw DefaultsError(.damagedFile, "\(path): \(reason)")
     }
   }
@@ -193,7 +198,8 @@ package struct PreferencesFile: Sendable {
   /// read it), or something unusable, and why. Changes nothing.
   private enum Load {
     case missing
-    case loaded([String: Any], foreign: Bool)
+    /// `identity`: of the file as read (its descriptor's, so no other version's).
+    case loaded([String: Any], foreign: Bool, identity: Identity)
     case unusable(String)
   }
 
@@ -221,7 +227,8 @@ package struct PreferencesFile: Sendable {
       return .unusable("it cannot be read (\(String(cString: strerror(error.code))))")
     }
     switch Self.parse(data) {
-    case .success(let parsed): return .loaded(parsed.values, foreign: parsed.foreign)
+    case .success(let parsed):
+      return .loaded(parsed.values, foreign: parsed.foreign, identity: Identity(info))
     case .failure(let failure): return .unusable(failure.reason)
     }
   }
@@ -230,11 +237,11 @@ package struct PreferencesFile: Sendable {
   /// disk; `nil` when ``read()`` would move the file aside or drop values from it, which
   /// needs the file's lock. Safe without the lock: the library replaces the file whole, by
   /// `rename`, so a read sees one version or the other.
-  func valuesWithoutRepair() -> [String: Any]? {
+  func valuesWithoutRepair() -> (values: [String: Any], identity: Identity?)? {
     switch load() {
-    case .missing: return [:]
-    case .loaded(let values, foreign: false): return values
-    case .loaded(_, foreign: true), .unusable: return nil
+    case .missing: return ([:], nil)
+    case .loaded(let values, foreign: false, let identity): return (values, identity)
+    case .loaded(_, foreign: true, _), .unusable: return nil
     }
   }
 
@@ -243,8 +250,8 @@ package struct PreferencesFile: Sendable {
     let values: [String: Any]
     switch load() {
     case .missing: return .missing
-    case .loaded(let loaded, foreign: false): return .values(loaded, dropped: [])
-    case .loaded(let loaded, foreign: true): values = loaded
+    case .loaded(let loaded, foreign: false, _): return .values(loaded, dropped: [])
+    case .loaded(let loaded, foreign: true, _): values = loaded
     case .unusable(let reason): return moveAside(because: reason)
     }
     var kept = values
@@ -316,7 +323,11 @@ package struct PreferencesFile: Sendable {
   // MARK: Writing
 
   /// Writes `values` durably. Throws a message on failure; the old file stays intact.
-  func write(_ values: [String: Any]) throws(DefaultsError) {
+  ///
+  /// - Returns: the new file's identity, taken from the written descriptor (a `rename`
+  ///   changes none of its parts), or `nil` when that failed.
+  @discardableResult
+  func write(_ values: [String: Any]) throws(DefaultsError) -> Identity? {
     let data: Data
     if let written = PropertyListXMLWriter.data(for: values) {
       data = written
@@ -349,6 +360,8 @@ package struct PreferencesFile: Sendable {
       }
     }
     if failure == nil && fsync(descriptor) != 0 { failure = String(cString: strerror(errno)) }
+    var info = stat()
+    let identity = fstat(descriptor, &info) == 0 ? Identity(info) : nil
     close(descriptor)
     if failure == nil && rename(temporary, path) != 0 { failure = String(cString: strerror(errno)) }
     if let failure {
@@ -360,6 +373,7 @@ package struct PreferencesFile: Sendable {
       fsync(directoryDescriptor)
       close(directoryDescriptor)
     }
+    return identity
   }
 
   /// Whether the preferences directory exists (as anything: ``prepareDirectory()`` says
