@@ -1,4 +1,4 @@
-import Foundation
+import Dispatch
 
 /// The flushes of one store that have been asked for and not yet returned, so that the
 /// flush about to write can gather the writes of flushes still arriving into its one file
@@ -6,14 +6,13 @@ import Foundation
 ///
 /// On two cores, eight threads that each write and flush at once do not all run before
 /// the first of them takes its snapshot: the others are still waiting for a processor,
-/// and their writes then need a second replacement (a run took about 2.2 times one write
-/// and flush instead of about 1.4). A flush that sees contention (another flush waiting
-/// now, or waiting when the last replacement finished) blocks briefly before its
-/// snapshot, so those threads run, write, and join it; a flush alone never waits.
-/// (The figures are from the first version of this type, measured in a scratch loop.)
+/// and their writes then need a second replacement. A flush that sees contention (another
+/// flush waiting now, or one that arrived while the last replacement was written) blocks
+/// briefly before its snapshot, so those threads run, write, and join it; a flush alone
+/// never waits.
 final class FlushArrivals: @unchecked Sendable {
-  // Every stored property is read and written with `condition` locked.
-  private let condition = NSCondition()
+  // Every stored property below `condition` is read and written with `condition` locked.
+  private let condition = MonotonicCondition()
   private var inFlight = 0
   private var arrivals: UInt64 = 0
   /// ``arrivals`` when the writing flush took its snapshot.
@@ -22,10 +21,10 @@ final class FlushArrivals: @unchecked Sendable {
   /// another replacement, so flushes are contending.
   private var lastReplacementLeftWaiters = false
 
-  /// How long the writing flush waits for the next arrival before it writes.
-  static let quietPeriod = 0.000_03
-  /// How long it waits at most, arrivals or not.
-  static let longestWait = 0.000_3
+  /// How long the writing flush waits for the next arrival before it writes, in ns.
+  static let quietPeriod = 30_000
+  /// How long it waits at most, arrivals or not, in ns.
+  static let longestWait: UInt64 = 300_000
 
   /// Called when a flush is asked for.
   func arrive() {
@@ -47,15 +46,18 @@ final class FlushArrivals: @unchecked Sendable {
   /// flush has arrived for ``quietPeriod`` (at most ``longestWait``); alone, returns at once.
   func gather() {
     condition.lock()
-    defer { condition.unlock() }
-    defer { arrivalsAtSnapshot = arrivals }
+    defer {
+      arrivalsAtSnapshot = arrivals
+      condition.unlock()
+    }
     guard inFlight > 1 || lastReplacementLeftWaiters else { return }
-    let giveUp = Date(timeIntervalSinceNow: Self.longestWait)
+    let giveUp = DispatchTime.now().uptimeNanoseconds + Self.longestWait
     var seen = arrivals
     while true {
-      let quietEnd = min(Date(timeIntervalSinceNow: Self.quietPeriod), giveUp)
-      while arrivals == seen && condition.wait(until: quietEnd) {}
-      if arrivals == seen || Date() >= giveUp { return }
+      let now = DispatchTime.now().uptimeNanoseconds
+      if now >= giveUp { return }
+      condition.wait(nanoseconds: min(Self.quietPeriod, Int(giveUp - now)))
+      if arrivals == seen { return }  // quiet (or a spurious wake-up: then write now)
       seen = arrivals
     }
   }
