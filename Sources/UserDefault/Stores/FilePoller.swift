@@ -7,7 +7,8 @@ import Dispatch
 /// source made and resumed (resuming wakes Dispatch's manager thread) and its last object a
 /// cancel, a few percent of opening a 1,000-key suite, and a process with many suites had
 /// as many timers firing. The shared timer is made with the first store and runs for the
-/// rest of the process; with no store to poll it does nothing.
+/// rest of the process; with no store to poll it does nothing. Each poll is queued on its
+/// store's own queue (``FileStore/pollFile()``), so a store that is busy holds up no other.
 enum FilePoller {
   private struct Polled {
     /// Held strongly: a weak reference would give each store a side table, which sends
@@ -46,6 +47,6 @@ enum FilePoller {
 
   private static func poll() {
     let stores = polled.withLock { Array($0.stores.values) }
-    for store in stores { store.reloadFromDisk() }
+    for store in stores { store.pollFile() }
   }
 }

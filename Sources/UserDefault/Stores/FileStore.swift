@@ -46,6 +46,8 @@ final class FileStore: StoreBackend {
     var reportedFailure: String?
     /// Live ``PreferencesStore`` objects of this store; the file is polled while any exist.
     var users = 0
+    /// Whether a poll of the file is queued on `queue` and has not begun.
+    var isPollQueued = false
 
     /// Records that `name` changed and must be flushed.
     mutating func noteChange(of name: String) {
@@ -176,14 +178,29 @@ final class FileStore: StoreBackend {
       return (applied, schedule ? guarded.state.flushWindow : nil)
     }
     context.announce(applied)
-    if let window {
-      // Holds the store until it ran: a write is flushed even if every object of the
-      // store is released meanwhile.
-      queue.asyncAfter(deadline: .now() + Self.dispatchInterval(window)) { [self] in
-        guard let file else { return }
-        // Cleared before the snapshot: a write after this point queues a flush of its own.
-        state.withLock { $0.state.isFlushScheduled = false }
-        try? flushOnQueue(file)  // already on `queue`: flush() would wait on itself
+    if let window { flushLater(after: window) }
+  }
+
+  /// Queues a flush `window` from now. Holds the store until it ran: a write is flushed
+  /// even if every object of the store is released meanwhile. A flush that fails (a full
+  /// disk, a directory that cannot be made) is tried again, a second apart at least, while
+  /// changes wait: otherwise they would wait for the next write or the process's exit.
+  private func flushLater(after window: Duration) {
+    queue.asyncAfter(deadline: .now() + Self.dispatchInterval(window)) { [self] in
+      guard let file else { return }
+      // Cleared before the snapshot: a write after this point queues a flush of its own.
+      state.withLock { $0.state.isFlushScheduled = false }
+      do throws(DefaultsError) {
+        try flushOnQueue(file)  // already on `queue`: flush() would wait on itself
+      } catch {
+        let retries = state.withLock { guarded in
+          guard !guarded.state.changed.isEmpty, !guarded.state.isFlushScheduled else {
+            return false
+          }
+          guarded.state.isFlushScheduled = true
+          return true
+        }
+        if retries { flushLater(after: max(window, .seconds(1))) }
       }
     }
   }
@@ -205,7 +222,10 @@ final class FileStore: StoreBackend {
   /// queue, and is then satisfied by any flush that took its snapshot after this call
   /// began (so it holds this caller's writes) and succeeded; otherwise it writes, and its
   /// one file replacement serves every flush waiting behind it. Never returns before the
-  /// caller's own changes are durable.
+  /// caller's own changes are durable, except when called from code already running on
+  /// the store's queue (a migration step, or an observer told of a change the poll found):
+  /// it then returns at once, and the changes are made durable by that migration's commit,
+  /// or by the flush their write queued, within the flush window.
   func flush() throws(DefaultsError) {
     guard let file else {
       if let fileProblem { throw fileProblem }
@@ -385,24 +405,42 @@ final class FileStore: StoreBackend {
   /// found here is handled as there.
   func reloadFromDisk() {
     guard let file else { return }
-    queue.sync {
-      let (hasLoaded, known, stuck, hasNothingPending) = state.withLock {
-        ($0.state.hasLoaded, $0.state.fileIdentity, $0.state.stuckDamage, $0.state.changed.isEmpty)
-      }
-      // Before the first load there is nothing to compare with, so no `stat`: the read
-      // below takes the identity of what it read from its descriptor.
-      if hasLoaded {
-        let identity = file.identity()
-        guard identity != known && (identity == nil || identity != stuck) else { return }
-      }
-      // Nothing to write and nothing to repair: the file is taken in without its lock
-      // (whose file a first open would otherwise create) and without a flush's checks of
-      // the directory. A write made meanwhile is safe: `adopt` keeps names changed here.
-      if hasNothingPending, let (values, identity) = file.valuesWithoutRepair() {
-        adopt(values, identity: identity, flushed: [:])
-        return
-      }
-      try? flushOnQueue(file)
+    queue.sync { reloadOnQueue(file) }
+  }
+
+  /// ``reloadFromDisk()`` for the poll: queued on the store's queue rather than waited
+  /// for, so a store whose queue is busy (a flush waiting on another process's lock, a
+  /// migration) holds up no other store's poll; at most one is queued at a time.
+  func pollFile() {
+    guard let file else { return }
+    let isQueued = state.withLock { guarded in
+      defer { guarded.state.isPollQueued = true }
+      return guarded.state.isPollQueued
     }
+    guard !isQueued else { return }
+    queue.async { [self] in
+      state.withLock { $0.state.isPollQueued = false }
+      reloadOnQueue(file)
+    }
+  }
+
+  private func reloadOnQueue(_ file: PreferencesFile) {
+    let (hasLoaded, known, stuck, hasNothingPending) = state.withLock {
+      ($0.state.hasLoaded, $0.state.fileIdentity, $0.state.stuckDamage, $0.state.changed.isEmpty)
+    }
+    // Before the first load there is nothing to compare with, so no `stat`: the read
+    // below takes the identity of what it read from its descriptor.
+    if hasLoaded {
+      let identity = file.identity()
+      guard identity != known && (identity == nil || identity != stuck) else { return }
+    }
+    // Nothing to write and nothing to repair: the file is taken in without its lock
+    // (whose file a first open would otherwise create) and without a flush's checks of
+    // the directory. A write made meanwhile is safe: `adopt` keeps names changed here.
+    if hasNothingPending, let (values, identity) = file.valuesWithoutRepair() {
+      adopt(values, identity: identity, flushed: [:])
+      return
+    }
+    try? flushOnQueue(file)
   }
 }

@@ -78,6 +78,29 @@ struct PreferencesStoreTests {
     #expect(waitForStoredValue(of: "second", in: directory.path + "/app.plist") as? Int == 2)
   }
 
+  @Test("A background flush that failed is tried again while its changes wait")
+  func failedBackgroundFlushIsTriedAgain() throws {
+    Diagnostics.installRecorder()
+    let parent = TemporaryDirectory()
+    let preferences = parent.path + "/preferences"
+    // A file where the preferences directory should be: every flush fails until it goes.
+    #expect(FileManager.default.createFile(atPath: preferences, contents: Data()))
+    let suite = "retry-\(UUID().uuidString)"
+    let store = try PreferencesStore(
+      suiteName: suite, directory: preferences, flushWindow: .milliseconds(20))
+    store.set(1, forKey: "kept")
+    let deadline = Date().addingTimeInterval(5)
+    while Diagnostics.events(where: { $0.suite == suite && $0.kind == .failedSave }).isEmpty,
+      Date() < deadline
+    {
+      usleep(5_000)  // waiting for the background flush's failure report, bounded
+    }
+    #expect(!Diagnostics.events(where: { $0.suite == suite && $0.kind == .failedSave }).isEmpty)
+    try FileManager.default.removeItem(atPath: preferences)
+    // No new write and no explicit flush: only a retry can save the value.
+    #expect(waitForStoredValue(of: "kept", in: preferences + "/\(suite).plist") as? Int == 1)
+  }
+
   @Test("A shorter window asked for later holds even while a longer window's flush is queued")
   func laterShorterWindowIsNotHeldBackByAQueuedFlush() throws {
     let directory = TemporaryDirectory()
