@@ -38,6 +38,9 @@ package final class PerThread<Value: AnyObject>: Sendable {
     // would then be taken for `Value`s.
     precondition(created == 0, "no thread-specific key left (error \(created))")
     self.key = key
+    // Made now, not on first use inside a thread's destructors (its one-time
+    // initialisation may reach Dispatch).
+    _ = EndedThreads.endingKey
   }
 
   /// The current thread's object, made now if it has none.
@@ -61,7 +64,8 @@ package final class PerThread<Value: AnyObject>: Sendable {
     // After the thread has its object: a deinitialiser run here that comes back to this
     // key finds it, rather than making a second one over it. Not on an ending thread
     // (another key's destructor that reads a default): that is the very place releases
-    // must not run.
+    // must not run. Not covered: a thread whose first per-thread object is made inside
+    // another key's destructor carries no mark, and releases there.
     if !EndedThreads.isCurrentThreadEnding { EndedThreads.releaseSetAside() }
     return made
   }
@@ -87,19 +91,25 @@ enum EndedThreads {
   /// Retained object pointers (`Unmanaged.toOpaque()` of a `passRetained`).
   private static let setAsideObjects = Lock<[UnsafeMutableRawPointer]>([])
 
-  /// Marks threads whose thread-specific-data destructors have begun (a slot with no
-  /// destructor of its own; any non-nil value means "ending").
-  private static let endingKey: pthread_key_t = {
+  /// Marks threads whose thread-specific-data destructors have begun: any non-nil value
+  /// means "ending". The threads library clears each slot as a destructor round reaches
+  /// it, so the slot's own destructor sets the mark again (costing the thread at most the
+  /// few extra rounds the library allows) and a later destructor still finds it.
+  static let endingKey: pthread_key_t = {
     var key = pthread_key_t()
-    let created = pthread_key_create(&key, nil)
+    let created = pthread_key_create(&key) { _ in EndedThreads.markCurrentThreadEnding() }
     precondition(created == 0, "no thread-specific key left (error \(created))")
     return key
   }()
 
+  static func markCurrentThreadEnding() {
+    pthread_setspecific(endingKey, UnsafeMutableRawPointer(bitPattern: 1))
+  }
+
   /// Called from a thread-specific-data destructor: only a lock and an append, nothing
   /// that could reach Dispatch.
   static func setAside(_ object: UnsafeMutableRawPointer) {
-    pthread_setspecific(endingKey, UnsafeMutableRawPointer(bitPattern: 1))
+    markCurrentThreadEnding()
     setAsideObjects.withLock { $0.append(object) }
   }
 

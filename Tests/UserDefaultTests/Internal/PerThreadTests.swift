@@ -86,6 +86,28 @@ struct PerThreadTests {
   }
   private static let lateUser = PerThread { NSObject() }
 
+  /// Regression guard: the threads library clears every slot as a destructor round reaches
+  /// it, the ending mark's included, so a destructor that ran after the mark's slot found
+  /// the thread not ending.
+  @Test("The ending mark holds for destructors that run after its slot was cleared")
+  func endingMarkSurvivesItsSlotBeingCleared() {
+    _ = EndedThreads.endingKey  // made first: its slot comes before the probe's below
+    var probeKey = pthread_key_t()
+    let created = pthread_key_create(&probeKey) { _ in
+      let isEnding = EndedThreads.isCurrentThreadEnding
+      PerThreadTests.markSeen.withLock { $0 = isEnding }
+    }
+    #expect(created == 0)
+    let key = probeKey
+    runOnJoinedThread {
+      EndedThreads.markCurrentThreadEnding()  // what setting an object aside does
+      pthread_setspecific(key, UnsafeMutableRawPointer(bitPattern: 1))
+    }
+    pthread_key_delete(key)
+    #expect(Self.markSeen.withLock { $0 } == true, "the probe's destructor saw no mark")
+  }
+  private static let markSeen = Lock<Bool?>(nil)
+
   private static var isEndedThread: Bool {
     record.withLock { record in
       record.endedThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false
