@@ -10,7 +10,7 @@
 ///
 /// Why not `NSCondition` or `DispatchSemaphore`: on Linux both wait until a wall-clock
 /// deadline (`CLOCK_REALTIME`), so setting the clock back during a wait stretches the wait
-/// by as much.
+/// by as much. Like ``PerThread``, built on POSIX threads only (Linux, Musl, Darwin).
 final class MonotonicCondition: @unchecked Sendable {
   // The pthread objects are only used through the calls below, which POSIX makes safe
   // from any thread; what callers guard with `lock()` is theirs to keep.
@@ -20,17 +20,20 @@ final class MonotonicCondition: @unchecked Sendable {
   init() {
     mutex = .allocate(capacity: 1)
     mutex.initialize(to: pthread_mutex_t())
-    pthread_mutex_init(mutex, nil)
+    precondition(pthread_mutex_init(mutex, nil) == 0, "no mutex")
     condition = .allocate(capacity: 1)
     condition.initialize(to: pthread_cond_t())
     #if canImport(Darwin)
-      pthread_cond_init(condition, nil)  // waits below are relative: no clock to choose
+      // Waits below are relative: no clock to choose.
+      precondition(pthread_cond_init(condition, nil) == 0, "no condition variable")
     #else
       var attributes = pthread_condattr_t()
       pthread_condattr_init(&attributes)
-      pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
-      pthread_cond_init(condition, &attributes)
-      pthread_condattr_destroy(&attributes)
+      defer { pthread_condattr_destroy(&attributes) }
+      precondition(
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC) == 0
+          && pthread_cond_init(condition, &attributes) == 0,
+        "no condition variable on the monotonic clock")
     #endif
   }
 
@@ -49,19 +52,21 @@ final class MonotonicCondition: @unchecked Sendable {
   /// Wakes every thread waiting in ``wait(nanoseconds:)``.
   func broadcast() { pthread_cond_broadcast(condition) }
 
-  /// Waits until ``broadcast()`` or `nanoseconds` pass (or spuriously); call with the lock
-  /// held, which is let go during the wait and held again after.
+  /// Waits until ``broadcast()`` or `nanoseconds` (not negative) pass, or spuriously;
+  /// call with the lock held, which is let go during the wait and held again after.
   func wait(nanoseconds: Int) {
+    precondition(nanoseconds >= 0, "a wait cannot be negative")
     #if canImport(Darwin)
       var relative = timespec(
-        tv_sec: nanoseconds / 1_000_000_000, tv_nsec: nanoseconds % 1_000_000_000)
+        tv_sec: numericCast(nanoseconds / 1_000_000_000),
+        tv_nsec: numericCast(nanoseconds % 1_000_000_000))
       pthread_cond_timedwait_relative_np(condition, mutex, &relative)
     #else
       var deadline = timespec()
       clock_gettime(CLOCK_MONOTONIC, &deadline)
       let total = Int(deadline.tv_nsec) + nanoseconds
-      deadline.tv_sec += total / 1_000_000_000
-      deadline.tv_nsec = total % 1_000_000_000
+      deadline.tv_sec += numericCast(total / 1_000_000_000)
+      deadline.tv_nsec = numericCast(total % 1_000_000_000)
       pthread_cond_timedwait(condition, mutex, &deadline)
     #endif
   }

@@ -24,7 +24,7 @@ final class FlushArrivals: @unchecked Sendable {
   /// How long the writing flush waits for the next arrival before it writes, in ns.
   static let quietPeriod = 30_000
   /// How long it waits at most, arrivals or not, in ns.
-  static let longestWait: UInt64 = 300_000
+  static let longestWait = 300_000
 
   /// Called when a flush is asked for.
   func arrive() {
@@ -47,11 +47,14 @@ final class FlushArrivals: @unchecked Sendable {
   func gather() {
     condition.lock()
     defer {
+      // Taken a little before the real snapshot (the flush still locks the file): a
+      // flush arriving in between is counted as left waiting, which at worst makes the
+      // next flush gather for nothing.
       arrivalsAtSnapshot = arrivals
       condition.unlock()
     }
     guard inFlight > 1 || lastReplacementLeftWaiters else { return }
-    let giveUp = DispatchTime.now().uptimeNanoseconds + Self.longestWait
+    let giveUp = DispatchTime.now().uptimeNanoseconds + UInt64(Self.longestWait)
     var seen = arrivals
     while true {
       let now = DispatchTime.now().uptimeNanoseconds
