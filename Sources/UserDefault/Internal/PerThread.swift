@@ -93,17 +93,26 @@ enum EndedThreads {
 
   /// Marks threads whose thread-specific-data destructors have begun: any non-nil value
   /// means "ending". The threads library clears each slot as a destructor round reaches
-  /// it, so the slot's own destructor sets the mark again (costing the thread at most the
-  /// few extra rounds the library allows) and a later destructor still finds it.
+  /// it, so the slot's own destructor sets the mark again, once: the mark lasts through
+  /// the round after the one that cleared it. Not for ever: a destructor that always sets
+  /// its slot again runs in every round the library allows, the last included, and the
+  /// thread sanitizer ends its view of the thread at that last round (the library's code
+  /// running after it crashed the sanitizer).
   static let endingKey: pthread_key_t = {
     var key = pthread_key_t()
-    let created = pthread_key_create(&key) { _ in EndedThreads.markCurrentThreadEnding() }
+    let created = pthread_key_create(&key) { mark in
+      if Int(bitPattern: mark) == 1 {
+        pthread_setspecific(EndedThreads.endingKey, UnsafeMutableRawPointer(bitPattern: 2))
+      }
+    }
     precondition(created == 0, "no thread-specific key left (error \(created))")
     return key
   }()
 
   static func markCurrentThreadEnding() {
-    pthread_setspecific(endingKey, UnsafeMutableRawPointer(bitPattern: 1))
+    if pthread_getspecific(endingKey) == nil {
+      pthread_setspecific(endingKey, UnsafeMutableRawPointer(bitPattern: 1))
+    }
   }
 
   /// Called from a thread-specific-data destructor: only a lock and an append, nothing
