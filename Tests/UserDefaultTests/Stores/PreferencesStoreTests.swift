@@ -101,6 +101,40 @@ struct PreferencesStoreTests {
     #expect(waitForStoredValue(of: "kept", in: preferences + "/\(suite).plist") as? Int == 1)
   }
 
+  @Test("A store whose queue is busy holds up no other store's poll")
+  func busyStoreDoesNotHoldUpOtherPolls() throws {
+    let directory = TemporaryDirectory()
+    let busy = try PreferencesStore(suiteName: "busy", directory: directory.path)
+    let polled = try PreferencesStore(suiteName: "polled", directory: directory.path)
+    let polledFile = URL(fileURLWithPath: directory.path + "/polled.plist")
+    // `busy`'s queue stays held (as by a migration waiting on another process's lock)
+    // until the end of the test.
+    let entered = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    let busyEngine = busy.fileStore
+    let holder = Thread {
+      _ = try? busyEngine.exclusively { _ in
+        entered.signal()
+        release.wait()
+      }
+    }
+    holder.start()
+    entered.wait()
+    defer { release.signal() }
+    // Two changes from outside, each seen before the next is made: whichever of the two
+    // stores a shared poll reaches first, waiting on `busy` would hide one of them.
+    for round in 1...2 {
+      try PropertyListSerialization.data(
+        fromPropertyList: ["round": round], format: .xml, options: 0
+      ).write(to: polledFile, options: .atomic)
+      let deadline = Date().addingTimeInterval(5)
+      while polled.integer(forKey: "round") != round && Date() < deadline {
+        usleep(5_000)  // waiting for the poll to take the change in, bounded
+      }
+      #expect(polled.integer(forKey: "round") == round, "change \(round) was not taken in")
+    }
+  }
+
   @Test("A shorter window asked for later holds even while a longer window's flush is queued")
   func laterShorterWindowIsNotHeldBackByAQueuedFlush() throws {
     let directory = TemporaryDirectory()
