@@ -311,21 +311,20 @@ final class FileStore: StoreBackend {
     }
     if isFileKnown {
       guard !pending.isEmpty else { return number }
-      let written = try file.write(current)
-      adopt(current, identity: written ?? file.identity(), flushed: pending, compare: false)
+      adopt(current, identity: try file.write(current), flushed: pending, compare: false)
       return number
     }
     switch file.read() {
     case .missing:
       var merged: [String: Any] = [:]
       for name in pending.keys { merged[name] = current[name] }
-      let written = !merged.isEmpty || !pending.isEmpty ? try file.write(merged) : nil
-      adopt(merged, identity: written ?? file.identity(), flushed: pending)
+      let identity = !merged.isEmpty || !pending.isEmpty ? try file.write(merged) : file.identity()
+      adopt(merged, identity: identity, flushed: pending)
     case .values(var merged, let dropped):
       file.reportDropped(dropped, suite: context.name)
       for name in pending.keys { merged[name] = current[name] }
-      let written = !pending.isEmpty || !dropped.isEmpty ? try file.write(merged) : nil
-      adopt(merged, identity: written ?? file.identity(), flushed: pending)
+      let identity = !pending.isEmpty || !dropped.isEmpty ? try file.write(merged) : file.identity()
+      adopt(merged, identity: identity, flushed: pending)
     case .damaged(let reason, let backup):
       guard backup != nil else {
         let isNew = state.withLock { guarded in
@@ -340,8 +339,7 @@ final class FileStore: StoreBackend {
       }
       file.reportDamage(
         reason, backup: backup, suite: context.name, then: "writing this store's values anew")
-      let written = try file.write(current)
-      adopt(current, identity: written ?? file.identity(), flushed: pending, compare: false)
+      adopt(current, identity: try file.write(current), flushed: pending, compare: false)
     }
     return number
   }

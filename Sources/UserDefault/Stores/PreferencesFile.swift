@@ -325,7 +325,7 @@ package struct PreferencesFile: Sendable {
   /// Writes `values` durably. Throws a message on failure; the old file stays intact.
   ///
   /// - Returns: the new file's identity, taken from the written descriptor (a `rename`
-  ///   changes none of its parts), or `nil` when that failed.
+  ///   changes none of its parts); should `fstat` fail, from a `stat` of the path.
   @discardableResult
   func write(_ values: [String: Any]) throws(DefaultsError) -> Identity? {
     let data: Data
@@ -373,7 +373,7 @@ package struct PreferencesFile: Sendable {
       fsync(directoryDescriptor)
       close(directoryDescriptor)
     }
-    return identity
+    return identity ?? self.identity()
   }
 
   /// Whether the preferences directory exists (as anything: ``prepareDirectory()`` says
