@@ -89,13 +89,10 @@ struct PreferencesStoreTests {
     let store = try PreferencesStore(
       suiteName: suite, directory: preferences, flushWindow: .milliseconds(20))
     store.set(1, forKey: "kept")
-    let deadline = Date().addingTimeInterval(5)
-    while Diagnostics.events(where: { $0.suite == suite && $0.kind == .failedSave }).isEmpty,
-      Date() < deadline
-    {
-      usleep(5_000)  // waiting for the background flush's failure report, bounded
+    let reported = waitUntil {
+      !Diagnostics.events(where: { $0.suite == suite && $0.kind == .failedSave }).isEmpty
     }
-    #expect(!Diagnostics.events(where: { $0.suite == suite && $0.kind == .failedSave }).isEmpty)
+    #expect(reported, "the background flush's failure was not reported")
     try FileManager.default.removeItem(atPath: preferences)
     // No new write and no explicit flush: only a retry can save the value.
     #expect(waitForStoredValue(of: "kept", in: preferences + "/\(suite).plist") as? Int == 1)
@@ -127,11 +124,8 @@ struct PreferencesStoreTests {
       try PropertyListSerialization.data(
         fromPropertyList: ["round": round], format: .xml, options: 0
       ).write(to: polledFile, options: .atomic)
-      let deadline = Date().addingTimeInterval(5)
-      while polled.integer(forKey: "round") != round && Date() < deadline {
-        usleep(5_000)  // waiting for the poll to take the change in, bounded
-      }
-      #expect(polled.integer(forKey: "round") == round, "change \(round) was not taken in")
+      let isTakenIn = waitUntil { polled.integer(forKey: "round") == round }
+      #expect(isTakenIn, "change \(round) was not taken in")
     }
   }
 
@@ -150,20 +144,28 @@ struct PreferencesStoreTests {
   }
 
   /// The value stored under `name` in the file at `path` once it is there, or `nil` after
-  /// five seconds. Polls: a background flush sends no event.
+  /// five seconds.
   private func waitForStoredValue(of name: String, in path: String) -> Any? {
+    var value: Any?
+    _ = waitUntil {
+      value =
+        FileManager.default.contents(atPath: path)
+        .flatMap { try? PropertyListSerialization.propertyList(from: $0, format: nil) }
+        .flatMap { ($0 as? [String: Any])?[name] }
+      return value != nil
+    }
+    return value
+  }
+
+  /// Whether `condition` held within five seconds, checked every 5 ms. Polls: a background
+  /// flush, a poll and a diagnostic from another thread send no event a test can wait on.
+  private func waitUntil(_ condition: () -> Bool) -> Bool {
     let deadline = Date().addingTimeInterval(5)
-    while Date() < deadline {
-      if let data = FileManager.default.contents(atPath: path),
-        let values = try? PropertyListSerialization.propertyList(from: data, format: nil)
-          as? [String: Any],
-        let value = values[name]
-      {
-        return value
-      }
+    while !condition() {
+      if Date() >= deadline { return false }
       usleep(5_000)
     }
-    return nil
+    return true
   }
 
   @Test("Regression: a flush window of whole seconds kept its seconds (was flushed at once)")
