@@ -110,17 +110,11 @@ private struct Cursor {
   @inline(__always)
   mutating func consume(_ literal: StaticString) -> Bool {
     let count = literal.utf8CodeUnitCount
-    guard bytes.count - position >= count else { return false }
-    let matches = literal.withUTF8Buffer { expected in
-      var index = 0
-      while index < count {
-        if bytes[position + index] != expected[index] { return false }
-        index += 1
-      }
-      return true
-    }
-    if matches { position += count }
-    return matches
+    guard bytes.count - position >= count, let base = bytes.baseAddress,
+      memcmp(base + position, literal.utf8Start, count) == 0
+    else { return false }
+    position += count
+    return true
   }
 
   /// Moves to the first byte at or after the position that is `byte`; `false` (and at the
@@ -154,16 +148,14 @@ private struct Cursor {
 
   /// Skips white space and comments, the only things allowed between elements.
   mutating func skipSpace() -> Bool {
-    while let byte = peek() {
-      if Self.isSpace(byte) {
-        position += 1
-      } else if byte == UInt8(ascii: "<") && peek(1) == UInt8(ascii: "!") && peek(2) == 0x2D {
-        guard consume("<!--"), skip(past: "-->") else { return false }
-      } else {
-        break
-      }
+    while true {
+      var index = position  // local, as in `text(closing:)`
+      while index < bytes.count && Self.isSpace(bytes[index]) { index += 1 }
+      position = index
+      guard peek() == UInt8(ascii: "<") && peek(1) == UInt8(ascii: "!") && peek(2) == 0x2D
+      else { return true }
+      guard consume("<!--"), skip(past: "-->") else { return false }
     }
-    return true
   }
 
   // MARK: Document
@@ -262,7 +254,7 @@ private struct Cursor {
       guard consume("<key>"), let key = text(closing: "</key>"), skipSpace(),
         let value = value()
       else { return nil }
-      entries.append((key, value))
+      entries.append((key, consume value))
     }
     var values = [String: Any](minimumCapacity: entries.count - start)
     // Moved out from the end rather than copied out from the start (a copy and a later
@@ -270,7 +262,7 @@ private struct Cursor {
     // earlier one found after it is put back.
     while entries.count > start {
       let (key, value) = entries.removeLast()
-      if let later = values.updateValue(value, forKey: key) { values[key] = later }
+      if let later = values.updateValue(consume value, forKey: key) { values[key] = later }
     }
     return values
   }
@@ -295,12 +287,29 @@ private struct Cursor {
   /// Foundation would replace rather than refuse).
   mutating func text(closing: StaticString) -> String? {
     let start = position
-    var bits: UInt8 = 0
-    while let byte = peek(), byte != UInt8(ascii: "<"), byte != UInt8(ascii: "&") {
-      bits |= byte
-      position += 1
+    // A local index: `position` lives in `self`, which the loops would store every byte.
+    var end = start
+    // Eight bytes at a time while none is `<` or `&` (most keys end in the second word),
+    // then byte by byte to the end.
+    var wordBits: UInt64 = 0
+    if let base = bytes.baseAddress {
+      while bytes.count - end >= 8 {
+        let word = base.loadUnaligned(fromByteOffset: end, as: UInt64.self)
+        if Self.hasByte(UInt8(ascii: "<"), in: word) || Self.hasByte(UInt8(ascii: "&"), in: word) {
+          break
+        }
+        wordBits |= word
+        end += 8
+      }
     }
-    let end = position
+    var bits: UInt8 = wordBits & 0x8080_8080_8080_8080 == 0 ? 0 : 0x80
+    while end < bytes.count {
+      let byte = bytes[end]
+      if byte == UInt8(ascii: "<") || byte == UInt8(ascii: "&") { break }
+      bits |= byte
+      end += 1
+    }
+    position = end
     if consume(closing) {
       let content = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
       // ASCII needs no validation: `decoding` is several times cheaper than `validating`.
@@ -326,6 +335,14 @@ private struct Cursor {
       }
     }
     return nil
+  }
+
+  /// Whether any of the eight bytes of `word` is `byte` (the classic test for a zero
+  /// byte, applied to `word` with `byte` XORed out of every lane; exact, not heuristic).
+  @inline(__always)
+  static func hasByte(_ byte: UInt8, in word: UInt64) -> Bool {
+    let lanes = word ^ (0x0101_0101_0101_0101 &* UInt64(byte))
+    return (lanes &- 0x0101_0101_0101_0101) & ~lanes & 0x8080_8080_8080_8080 != 0
   }
 
   /// Appends the character a reference (`&amp;`, `&#233;`, `&#xE9;`) stands for to
@@ -383,16 +400,17 @@ private struct Cursor {
   mutating func integer() -> Any? {
     let negative = consume("-")
     var magnitude: UInt64 = 0
-    var digits = 0
-    while let byte = peek(), byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
+    let start = position
+    var index = start  // local, as in `text(closing:)`
+    while index < bytes.count, case let digit = bytes[index] &- UInt8(ascii: "0"), digit < 10 {
       let (times10, overflow) = magnitude.multipliedReportingOverflow(by: 10)
-      let (sum, carry) = times10.addingReportingOverflow(UInt64(byte &- UInt8(ascii: "0")))
+      let (sum, carry) = times10.addingReportingOverflow(UInt64(digit))
       guard !overflow, !carry else { return nil }
       magnitude = sum
-      digits += 1
-      position += 1
+      index += 1
     }
-    guard digits > 0, consume("</integer>") else { return nil }
+    position = index
+    guard index > start, consume("</integer>") else { return nil }
     if negative {
       if magnitude == UInt64(Int64.max) + 1 { return Int(exactly: Int64.min) }
       guard magnitude <= UInt64(Int64.max) else { return nil }

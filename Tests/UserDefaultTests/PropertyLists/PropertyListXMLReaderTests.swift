@@ -89,6 +89,38 @@ struct PropertyListXMLReaderTests {
     #expect(ours["nested"] is [String: Any])
   }
 
+  /// Text is scanned eight bytes at a time: a reference, a CDATA section, a non-ASCII
+  /// character or invalid UTF-8 must be seen at every offset within and across words.
+  @Test(arguments: Writer.allCases)
+  func readsTextAlikeWhereverItsSpecialBytesFall(writer: Writer) throws {
+    for length in 0...18 {
+      for offset in 0...length {
+        let padding = String(repeating: "a", count: length)
+        let index = padding.index(padding.startIndex, offsetBy: offset)
+        var values: [String: Any] = [:]
+        for (name, insert) in [("amp", "&"), ("lt", "<"), ("e", "é"), ("emoji", "😀")] {
+          let text = String(padding[..<index]) + insert + String(padding[index...])
+          values["\(name)-\(text)"] = text
+        }
+        let data = try writer.data(values)
+        let ours = try #require(PropertyListXMLReader.dictionary(from: data), "\(length) \(offset)")
+        #expect(Self.same(ours, values), "\(length) \(offset)")
+        // Hand-made forms neither writer uses, at the same place.
+        let before = Array(padding.utf8.prefix(offset))
+        let after = Array(padding.utf8.dropFirst(offset))
+        func file(_ middle: [UInt8]) -> Data {
+          Data(
+            Array("<plist><dict><key>k</key><string>".utf8) + before + middle + after
+              + Array("</string></dict></plist>".utf8))
+        }
+        let cdata = try #require(
+          PropertyListXMLReader.dictionary(from: file(Array("<![CDATA[<&]]>".utf8))))
+        #expect(cdata["k"] as? String == padding.prefix(offset) + "<&" + padding.dropFirst(offset))
+        #expect(PropertyListXMLReader.dictionary(from: file([0xFF])) == nil, "\(length) \(offset)")
+      }
+    }
+  }
+
   /// Captured on Linux (Swift 6.3.1): a suite's file after `UserDefaults.set` of these
   /// values and `synchronize()`. It is byte for byte what `PropertyListSerialization`
   /// writes in `.xml` format for the same dictionary (checked when it was captured).
