@@ -42,7 +42,13 @@ package enum PropertyListXMLReader {
   ///
   ///       let values = PropertyListXMLReader.dictionary(from: data)  // ["volume": 7]
   static func dictionary(from data: Data) -> [String: Any]? {
-    propertyList(from: data) as? [String: Any]
+    data.withUnsafeBytes { dictionary(in: $0) }
+  }
+
+  /// The dictionary at the root of the XML property list in `bytes`, as
+  /// ``dictionary(from:)``.
+  static func dictionary(in bytes: UnsafeRawBufferPointer) -> [String: Any]? {
+    propertyList(in: bytes) as? [String: Any]
   }
 
   /// The root value, of any property-list type, of the XML property list in `data`; for
@@ -54,10 +60,35 @@ package enum PropertyListXMLReader {
   ///
   ///       let tags = PropertyListXMLReader.propertyList(from: data) as? [Any]
   package static func propertyList(from data: Data) -> Any? {
-    data.withUnsafeBytes { bytes in
-      var reader = Cursor(bytes: bytes)
-      return reader.document()
-    }
+    data.withUnsafeBytes { propertyList(in: $0) }
+  }
+
+  static func propertyList(in bytes: UnsafeRawBufferPointer) -> Any? {
+    var reader = Cursor(bytes: bytes, staging: spareStaging.take() ?? Staging())
+    let root = reader.document()
+    spareStaging.keep(reader.emptiedStaging())
+    return root
+  }
+
+  /// The staging arrays kept between reads, up to 1 MiB (as the read buffer, see
+  /// ``Spare``): a 1,000-key file stages about 48 KB.
+  private static let spareStaging = Spare<Staging> { $0.bytes <= 1 << 20 }
+}
+
+/// The arrays a read stages its containers and texts in, kept empty between reads.
+private struct Staging {
+  /// Text with references or CDATA, assembled here.
+  var text: [UInt8] = []
+  /// The entries of the dictionaries being read, innermost last: a dictionary is built
+  /// once its size is known, with no rehashing as it grows (half the cost of 100,000 keys).
+  var entries: [(String, Any)] = []
+  /// The elements of the arrays being read, innermost last, for the same reason.
+  var elements: [Any] = []
+
+  /// The memory the arrays hold.
+  var bytes: Int {
+    text.capacity + entries.capacity * MemoryLayout<(String, Any)>.stride
+      + elements.capacity * MemoryLayout<Any>.stride
   }
 }
 
@@ -67,13 +98,10 @@ private struct Cursor {
   let bytes: UnsafeRawBufferPointer
   var position = 0
   var depth = 0
-  /// Reused across strings: only text with references or CDATA is assembled here.
-  var scratch: [UInt8] = []
-  /// The entries of the dictionaries being read, innermost last: a dictionary is built
-  /// once its size is known, with no rehashing as it grows (half the cost of 100,000 keys).
-  var entries: [(String, Any)] = []
-  /// The elements of the arrays being read, innermost last, for the same reason.
-  var elements: [Any] = []
+  /// See ``Staging``.
+  var scratch: [UInt8]
+  var entries: [(String, Any)]
+  var elements: [Any]
 
   /// `bytes` as a string when they are valid UTF-8, else `nil` (the caller falls back to
   /// Foundation). `String(validating:)` is macOS 15 / iOS 18; before that, decoding and
@@ -86,13 +114,24 @@ private struct Cursor {
     return string.utf8.elementsEqual(bytes) ? string : nil
   }
 
-  init(bytes: UnsafeRawBufferPointer) {
+  init(bytes: UnsafeRawBufferPointer, staging: Staging) {
     self.bytes = bytes
+    (scratch, entries, elements) = (staging.text, staging.entries, staging.elements)
     // An entry takes at least 18 bytes of text (`<key></key><true/>`), most files 32 or
     // more: room for every entry up front, so the stack never grows by copying. Large
     // reservations are mapped lazily, so the pages a file with few entries never uses
-    // cost nothing; the stack is freed when the read ends. About 10% of 100,000 keys.
+    // cost nothing. About 10% of 100,000 keys.
     entries.reserveCapacity(bytes.count / 32)
+  }
+
+  /// The staging arrays, emptied (their capacity kept), for the next read; moved out, so
+  /// that the next reader finds them uniquely referenced.
+  mutating func emptiedStaging() -> Staging {
+    scratch.removeAll(keepingCapacity: true)
+    entries.removeAll(keepingCapacity: true)
+    elements.removeAll(keepingCapacity: true)
+    defer { (scratch, entries, elements) = ([], [], []) }
+    return Staging(text: scratch, entries: entries, elements: elements)
   }
 
   // MARK: Bytes

@@ -160,22 +160,24 @@ package struct PreferencesFile: Sendable {
   /// The dictionary a property-list file's bytes hold, or `nil` when they hold none; for
   /// the `defaults` tool, which reads versions of a file as they are written.
   package static func dictionary(in data: Data) -> [String: Any]? {
-    try? parse(data).get().values
+    data.withUnsafeBytes { try? parse($0).get().values }
   }
 
-  /// The property list in `data` (XML by the library's reader, anything else by
+  /// The property list in `bytes` (XML by the library's reader, anything else by
   /// `PropertyListSerialization`), or why it is not a property-list dictionary.
   /// `foreign` is true when Foundation read it, so it may hold values no writer can store
   /// (the library's reader makes property-list types only).
-  private static func parse(_ data: Data) -> Result<(values: [String: Any], foreign: Bool), Failure>
-  {
-    if data.isEmpty { return .failure("it is empty") }
+  private static func parse(
+    _ bytes: UnsafeRawBufferPointer
+  ) -> Result<(values: [String: Any], foreign: Bool), Failure> {
+    if bytes.isEmpty { return .failure("it is empty") }
     // The files this library and Foundation write are read by the library's own
     // streaming reader (about 10x faster than Foundation at 100,000 keys); anything it is
     // not sure of goes to PropertyListSerialization, which also judges damage.
-    if let values = PropertyListXMLReader.dictionary(from: data) {
+    if let values = PropertyListXMLReader.dictionary(in: bytes) {
       return .success((values, foreign: false))
     }
+    let data = Data(bytes)  // a copy, for Foundation only
     guard let object = try? PropertyListSerialization.propertyList(from: data, format: nil) else {
       return .failure("it is not a property list")
     }
@@ -220,13 +222,16 @@ package struct PreferencesFile: Sendable {
       let what = (info.st_mode & S_IFMT) == S_IFDIR ? "a directory" : "not a regular file"
       return .unusable("it is \(what)")
     }
-    let data: Data
-    do throws(ReadFailure) {
-      data = try Self.contents(of: descriptor, size: Int(info.st_size))
+    guard let bytes = Self.spareBytes.take() ?? FileBytes(capacity: Int(info.st_size) + 1) else {
+      return .unusable("it cannot be read (\(String(cString: strerror(ENOMEM))))")
+    }
+    defer { Self.spareBytes.keep(bytes) }
+    do throws(FileBytes.ReadFailure) {
+      try bytes.read(from: descriptor, expecting: Int(info.st_size))
     } catch {
       return .unusable("it cannot be read (\(String(cString: strerror(error.code))))")
     }
-    switch Self.parse(data) {
+    switch bytes.withBytes(Self.parse) {
     case .success(let parsed):
       return .loaded(parsed.values, foreign: parsed.foreign, identity: Identity(info))
     case .failure(let failure): return .unusable(failure.reason)
@@ -263,40 +268,9 @@ package struct PreferencesFile: Sendable {
     return .values(kept, dropped: dropped.sorted())
   }
 
-  /// A read that failed, with its `errno` (kept apart: a later `close` may change `errno`).
-  private struct ReadFailure: Error {
-    let code: Int32
-  }
-
-  /// What is left to read from `descriptor`, expected to be `size` bytes.
-  ///
-  /// Read into one buffer of `size` bytes and one more (so a file of the expected size
-  /// needs no `realloc` before the read that finds its end), which the `Data` then owns:
-  /// no zeroed staging buffer and no copy.
-  private static func contents(of descriptor: Int32, size: Int) throws(ReadFailure) -> Data {
-    var capacity = max(size, 0) + 1
-    guard var buffer = malloc(capacity) else { throw ReadFailure(code: ENOMEM) }
-    var count = 0
-    while true {
-      if count == capacity {  // the file grew meanwhile
-        capacity *= 2
-        guard let grown = realloc(buffer, capacity) else {
-          free(buffer)
-          throw ReadFailure(code: ENOMEM)
-        }
-        buffer = grown
-      }
-      let got = Foundation.read(descriptor, buffer + count, capacity - count)
-      if got < 0 {
-        if errno == EINTR { continue }
-        let failure = ReadFailure(code: errno)
-        free(buffer)
-        throw failure
-      }
-      if got == 0 { return Data(bytesNoCopy: buffer, count: count, deallocator: .free) }
-      count += got
-    }
-  }
+  /// The read buffer kept between reads: only up to 1 MiB, so that no large file's
+  /// memory stays after its read.
+  private static let spareBytes = Spare<FileBytes> { $0.capacity <= 1 << 20 }
 
   private static func describe(_ object: Any) -> String {
     switch PropertyListKind(of: object) {
