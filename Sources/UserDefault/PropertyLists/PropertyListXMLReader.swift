@@ -64,15 +64,18 @@ package enum PropertyListXMLReader {
   }
 
   static func propertyList(in bytes: UnsafeRawBufferPointer) -> Any? {
-    var reader = Cursor(bytes: bytes, staging: spareStaging.take() ?? Staging())
+    let needed = Staging.bytes(forDocumentOf: bytes.count)
+    var staging = spareStaging.take(forBytes: needed) ?? Staging()
+    staging.reserve(forDocumentOf: bytes.count)
+    var reader = Cursor(bytes: bytes, staging: staging)
     let root = reader.document()
     spareStaging.keep(reader.emptiedStaging())
     return root
   }
 
-  /// The staging arrays kept between reads, up to 1 MiB (as the read buffer, see
-  /// ``Spare``): a 1,000-key file stages about 48 KB.
-  private static let spareStaging = Spare<Staging> { $0.bytes <= 1 << 20 }
+  /// The staging arrays kept between reads (see ``Spare``): a 1,000-key file stages
+  /// about 48 KB.
+  private static let spareStaging = Spare<Staging> { $0.bytes }
 }
 
 /// The arrays a read stages its containers and texts in, kept empty between reads.
@@ -90,18 +93,35 @@ private struct Staging {
     text.capacity + entries.capacity * MemoryLayout<(String, Any)>.stride
       + elements.capacity * MemoryLayout<Any>.stride
   }
+
+  /// The memory ``reserve(forDocumentOf:)`` asks for a document of `count` bytes.
+  static func bytes(forDocumentOf count: Int) -> Int {
+    count / 32 * MemoryLayout<(String, Any)>.stride
+  }
+
+  /// Makes room for every entry of a document of `count` bytes up front, so the stack
+  /// never grows by copying: an entry takes at least 18 bytes of text
+  /// (`<key></key><true/>`), most files 32 or more. Large reservations are mapped lazily,
+  /// so the pages a file with few entries never uses cost nothing. About 10% of 100,000
+  /// keys.
+  mutating func reserve(forDocumentOf count: Int) {
+    entries.reserveCapacity(count / 32)
+  }
+
+  /// Empties the arrays, keeping their capacity.
+  mutating func empty() {
+    text.removeAll(keepingCapacity: true)
+    entries.removeAll(keepingCapacity: true)
+    elements.removeAll(keepingCapacity: true)
+  }
 }
 
-/// The reading position in one document, and the scratch space for text that holds
-/// character references.
+/// The reading position in one document, and the staging arrays (see ``Staging``).
 private struct Cursor {
   let bytes: UnsafeRawBufferPointer
   var position = 0
   var depth = 0
-  /// See ``Staging``.
-  var scratch: [UInt8]
-  var entries: [(String, Any)]
-  var elements: [Any]
+  var staging: Staging
 
   /// `bytes` as a string when they are valid UTF-8, else `nil` (the caller falls back to
   /// Foundation). `String(validating:)` is macOS 15 / iOS 18; before that, decoding and
@@ -116,22 +136,15 @@ private struct Cursor {
 
   init(bytes: UnsafeRawBufferPointer, staging: Staging) {
     self.bytes = bytes
-    (scratch, entries, elements) = (staging.text, staging.entries, staging.elements)
-    // An entry takes at least 18 bytes of text (`<key></key><true/>`), most files 32 or
-    // more: room for every entry up front, so the stack never grows by copying. Large
-    // reservations are mapped lazily, so the pages a file with few entries never uses
-    // cost nothing. About 10% of 100,000 keys.
-    entries.reserveCapacity(bytes.count / 32)
+    self.staging = staging
   }
 
   /// The staging arrays, emptied (their capacity kept), for the next read; moved out, so
   /// that the next reader finds them uniquely referenced.
   mutating func emptiedStaging() -> Staging {
-    scratch.removeAll(keepingCapacity: true)
-    entries.removeAll(keepingCapacity: true)
-    elements.removeAll(keepingCapacity: true)
-    defer { (scratch, entries, elements) = ([], [], []) }
-    return Staging(text: scratch, entries: entries, elements: elements)
+    staging.empty()
+    defer { staging = Staging() }
+    return staging
   }
 
   // MARK: Bytes
@@ -285,22 +298,22 @@ private struct Cursor {
     guard depth < PropertyListXMLReader.maximumDepth else { return nil }
     depth += 1
     defer { depth -= 1 }
-    let start = entries.count
-    defer { entries.removeSubrange(start...) }
+    let start = staging.entries.count
+    defer { staging.entries.removeSubrange(start...) }
     while true {
       guard skipSpace() else { return nil }
       if consume("</dict>") { break }
       guard consume("<key>"), let key = text(closing: "</key>"), skipSpace(),
         let value = value()
       else { return nil }
-      entries.append((key, consume value))
+      staging.entries.append((key, consume value))
     }
-    var values = [String: Any](minimumCapacity: entries.count - start)
+    var values = [String: Any](minimumCapacity: staging.entries.count - start)
     // Moved out from the end rather than copied out from the start (a copy and a later
     // destroy of each key and value); so that the last of repeated keys still wins, an
     // earlier one found after it is put back.
-    while entries.count > start {
-      let (key, value) = entries.removeLast()
+    while staging.entries.count > start {
+      let (key, value) = staging.entries.removeLast()
       if let later = values.updateValue(consume value, forKey: key) { values[key] = later }
     }
     return values
@@ -311,13 +324,13 @@ private struct Cursor {
     guard depth < PropertyListXMLReader.maximumDepth else { return nil }
     depth += 1
     defer { depth -= 1 }
-    let start = elements.count
-    defer { elements.removeSubrange(start...) }
+    let start = staging.elements.count
+    defer { staging.elements.removeSubrange(start...) }
     while true {
       guard skipSpace() else { return nil }
-      if consume("</array>") { return Array(elements[start...]) }
+      if consume("</array>") { return Array(staging.elements[start...]) }
       guard let element = value() else { return nil }
-      elements.append(element)
+      staging.elements.append(element)
     }
   }
 
@@ -359,21 +372,21 @@ private struct Cursor {
         return content.count
       }
     }
-    // Slow path: assemble the text in `scratch`.
-    scratch.removeAll(keepingCapacity: true)
-    scratch.append(contentsOf: bytes[start..<end])
+    // Slow path: assemble the text in `staging.text`.
+    staging.text.removeAll(keepingCapacity: true)
+    staging.text.append(contentsOf: bytes[start..<end])
     while let byte = peek() {
       switch byte {
       case UInt8(ascii: "<"):
-        if consume(closing) { return scratch.withUnsafeBytes { Self.validatedString($0) } }
+        if consume(closing) { return staging.text.withUnsafeBytes { Self.validatedString($0) } }
         guard consume("<![CDATA[") else { return nil }
         let contentStart = position
         guard skip(past: "]]>") else { return nil }
-        scratch.append(contentsOf: bytes[contentStart..<position - 3])
+        staging.text.append(contentsOf: bytes[contentStart..<position - 3])
       case UInt8(ascii: "&"):
         guard reference() else { return nil }
       default:
-        scratch.append(byte)
+        staging.text.append(byte)
         position += 1
       }
     }
@@ -389,18 +402,18 @@ private struct Cursor {
   }
 
   /// Appends the character a reference (`&amp;`, `&#233;`, `&#xE9;`) stands for to
-  /// `scratch`. References to NUL or beyond Unicode are left to Foundation.
+  /// `staging.text`. References to NUL or beyond Unicode are left to Foundation.
   mutating func reference() -> Bool {
     if consume("&amp;") {
-      scratch.append(UInt8(ascii: "&"))
+      staging.text.append(UInt8(ascii: "&"))
     } else if consume("&lt;") {
-      scratch.append(UInt8(ascii: "<"))
+      staging.text.append(UInt8(ascii: "<"))
     } else if consume("&gt;") {
-      scratch.append(UInt8(ascii: ">"))
+      staging.text.append(UInt8(ascii: ">"))
     } else if consume("&quot;") {
-      scratch.append(UInt8(ascii: "\""))
+      staging.text.append(UInt8(ascii: "\""))
     } else if consume("&apos;") {
-      scratch.append(UInt8(ascii: "'"))
+      staging.text.append(UInt8(ascii: "'"))
     } else if consume("&#x") {
       return numericReference(radix: 16)
     } else if consume("&#") {
@@ -423,7 +436,7 @@ private struct Cursor {
     guard digits > 0, consume(";"), code != 0, let scalar = Unicode.Scalar(code) else {
       return false
     }
-    UTF8.encode(scalar) { scratch.append($0) }
+    UTF8.encode(scalar) { staging.text.append($0) }
     return true
   }
 

@@ -222,7 +222,8 @@ package struct PreferencesFile: Sendable {
       let what = (info.st_mode & S_IFMT) == S_IFDIR ? "a directory" : "not a regular file"
       return .unusable("it is \(what)")
     }
-    guard let bytes = Self.spareBytes.take() ?? FileBytes(capacity: Int(info.st_size) + 1) else {
+    let size = Int(info.st_size) + 1
+    guard let bytes = Self.spareBytes.take(forBytes: size) ?? FileBytes(capacity: size) else {
       return .unusable("it cannot be read (\(String(cString: strerror(ENOMEM))))")
     }
     defer { Self.spareBytes.keep(bytes) }
@@ -268,9 +269,8 @@ package struct PreferencesFile: Sendable {
     return .values(kept, dropped: dropped.sorted())
   }
 
-  /// The read buffer kept between reads: only up to 1 MiB, so that no large file's
-  /// memory stays after its read.
-  private static let spareBytes = Spare<FileBytes> { $0.capacity <= 1 << 20 }
+  /// The read buffer kept between reads (see ``Spare``).
+  private static let spareBytes = Spare<FileBytes> { $0.capacity }
 
   private static func describe(_ object: Any) -> String {
     switch PropertyListKind(of: object) {

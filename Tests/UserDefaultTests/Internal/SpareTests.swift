@@ -6,17 +6,26 @@ import Testing
 @Suite("A spare kept between uses")
 struct SpareTests {
   @Test func aTakenValueIsTheTakersAloneUntilKeptAgain() {
-    let spare = Spare<[Int]> { $0.capacity <= 100 }
-    #expect(spare.take() == nil)
+    let spare = Spare<[UInt8]> { $0.capacity }
+    #expect(spare.take(forBytes: 10) == nil)
     spare.keep([1, 2])
-    #expect(spare.take() == [1, 2])
-    #expect(spare.take() == nil)  // taken: a second taker makes its own
+    #expect(spare.take(forBytes: 10) == [1, 2])
+    #expect(spare.take(forBytes: 10) == nil)  // taken: a second taker makes its own
   }
 
   @Test func aLargeValueIsNotKept() {
-    let spare = Spare<[Int]> { $0.capacity <= 100 }
-    spare.keep(Array(repeating: 0, count: 1_000))
-    #expect(spare.take() == nil)
+    let spare = Spare<[UInt8]> { $0.capacity }
+    spare.keep(Array(repeating: 0, count: Spare<[UInt8]>.largestKept + 1))
+    #expect(spare.take(forBytes: 10) == nil)
+  }
+
+  /// A use too large to keep afterwards would only grow the kept value past keeping: it
+  /// gets none, and the kept value stays for the next small use.
+  @Test func aLargeUseLeavesTheKeptValueInPlace() {
+    let spare = Spare<[UInt8]> { $0.capacity }
+    spare.keep([7])
+    #expect(spare.take(forBytes: Spare<[UInt8]>.largestKept + 1) == nil)
+    #expect(spare.take(forBytes: 10) == [7])
   }
 
   /// Readers on several threads at once share the reader's staging arrays and the store's
