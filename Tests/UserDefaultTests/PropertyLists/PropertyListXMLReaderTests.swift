@@ -219,6 +219,8 @@ struct PropertyListXMLReaderTests {
       + "<plist><dict/></plist>",
     "<!-- a --><plist><!-- b --><dict><!-- c --><key>k</key><!-- d --><array><!-- e -->"
       + "<true/></array><!-- f --></dict></plist><!-- g -->\n",
+    "<plist> <!-- a --> \n <!----> <dict> <key>k</key> <!-- b --><!-- c --> <true/> </dict>"
+      + " </plist> <!-- d --> ",
     "<plist>\r\n<dict>\r\n<key>k</key>\r\n<string>line\r\nbreak</string>\r\n</dict>\r\n</plist>\r\n",
     "<plist><dict><key>k</key><string>&quot;&apos;&amp;&lt;&gt;&#65;&#x42;&#xe9;&#x1F600;&#233;"
       + "</string></dict></plist>",
