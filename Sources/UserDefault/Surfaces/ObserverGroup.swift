@@ -10,11 +10,21 @@ import Foundation
 /// observers). Each observer keeps its own default, gate and callback.
 final class ObserverGroup<Value: Sendable>: Sendable {
   /// One observer: what it is given for nothing stored, and how it is called.
-  private struct Member: Sendable {
+  ///
+  /// A class, not a struct: the loop that tells members runs unspecialised, where copying
+  /// a struct member went through its generic layout (about 170 instructions each).
+  private final class Member: Sendable {
     let id: UInt64
     let gate: DeliveryGate
     let defaultValue: DefaultValue<Value>
     let callback: @Sendable (UserDefaults.KeyChange<Value>) -> Void
+
+    init(
+      id: UInt64, gate: DeliveryGate, defaultValue: DefaultValue<Value>,
+      callback: @escaping @Sendable (UserDefaults.KeyChange<Value>) -> Void
+    ) {
+      (self.id, self.gate, self.defaultValue, self.callback) = (id, gate, defaultValue, callback)
+    }
   }
 
   private let access: DefaultsAccess
@@ -78,6 +88,15 @@ final class ObserverGroup<Value: Sendable>: Sendable {
     guard !members.isEmpty else { return }
     let old = access.observedValue(change.oldObject, descriptor)
     let new = access.observedValue(change.newObject, descriptor)
+    // Both stored: one change for every member. This code runs unspecialised, and making
+    // a `KeyChange<Value>` looks its type up at run time: 370 of 920 instructions per
+    // observer when it was made for each one (callgrind, 1,000 observers).
+    if let old, let new {
+      let keyChange = UserDefaults.KeyChange(oldValue: old, newValue: new)
+      for member in members { member.gate.deliver { member.callback(keyChange) } }
+      return
+    }
+    // A side with nothing stored reads as each member's own default.
     for member in members {
       let keyChange = UserDefaults.KeyChange(
         oldValue: old ?? member.defaultValue.value, newValue: new ?? member.defaultValue.value)

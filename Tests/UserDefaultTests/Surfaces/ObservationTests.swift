@@ -48,9 +48,14 @@ struct ObservationTests {
     store.reset(zero)
     #expect(heardByZero.all == [[0, 5], [5, 0]])
     #expect(heardByMinusOne.all == [[-1, 5], [5, -1]])
+    store[zero] = 8
+    store[zero] = 9  // both sides stored: one change, shared by both observers
+    #expect(heardByZero.all.suffix(2) == [[0, 8], [8, 9]])
+    #expect(heardByMinusOne.all.suffix(2) == [[-1, 8], [8, 9]])
     first.cancel()
+    store.reset(zero)
     store[zero] = 6
-    #expect(heardByZero.all.count == 2)
+    #expect(heardByZero.all.count == 4)
     #expect(heardByMinusOne.all.last == [-1, 6])
     #expect(store.access.suite.hub.hasListeners(for: name))
     second.cancel()
