@@ -15,7 +15,7 @@ struct SpareTests {
 
   @Test func aLargeValueIsNotKept() {
     let spare = Spare<[UInt8]> { $0.capacity }
-    spare.keep(Array(repeating: 0, count: Spare<[UInt8]>.largestKept + 1))
+    spare.keep(Array(repeating: 0, count: Spare<[UInt8]>.largestKeptBytes + 1))
     #expect(spare.take(forBytes: 10) == nil)
   }
 
@@ -24,7 +24,7 @@ struct SpareTests {
   @Test func aLargeUseLeavesTheKeptValueInPlace() {
     let spare = Spare<[UInt8]> { $0.capacity }
     spare.keep([7])
-    #expect(spare.take(forBytes: Spare<[UInt8]>.largestKept + 1) == nil)
+    #expect(spare.take(forBytes: Spare<[UInt8]>.largestKeptBytes + 1) == nil)
     #expect(spare.take(forBytes: 10) == [7])
   }
 

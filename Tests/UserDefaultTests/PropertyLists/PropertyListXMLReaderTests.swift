@@ -267,6 +267,7 @@ struct PropertyListXMLReaderTests {
     "", " ", "<plist/>", "<plist></plist>", "<plist><array/></plist>",
     "<plist><string>x</string></plist>", "<dict/>", "<plist><dict/><dict/></plist>",
     "<plist><dict/></plist>trailing", "<plist><dict/></plist><dict/>",
+    "<plist><dict/></plist><!", "<plist><dict/></plist><!-", "<plist><dict><!-x --></dict></plist>",
     "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><plist><dict/></plist>",
     "\u{FEFF}<plist><dict/></plist>",
     "<!DOCTYPE plist [<!ENTITY x \"y\">]><plist><dict><key>k</key><string>&x;</string></dict>"

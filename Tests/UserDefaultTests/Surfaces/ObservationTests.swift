@@ -49,7 +49,7 @@ struct ObservationTests {
     #expect(heardByZero.all == [[0, 5], [5, 0]])
     #expect(heardByMinusOne.all == [[-1, 5], [5, -1]])
     store[zero] = 8
-    store[zero] = 9  // both sides stored: one change, shared by both observers
+    store[zero] = 9  // both sides stored: both observers hear the stored values
     #expect(heardByZero.all.suffix(2) == [[0, 8], [8, 9]])
     #expect(heardByMinusOne.all.suffix(2) == [[-1, 8], [8, 9]])
     first.cancel()
