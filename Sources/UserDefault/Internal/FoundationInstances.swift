@@ -37,11 +37,12 @@ enum FoundationInstances {
   /// instance's suite name in swift-corelibs-foundation (a parameter so that tests can
   /// make the probe miss).
   static func backend(of defaults: UserDefaults, suiteField: String = "suite") -> FoundationSuite {
-    let last = LastResolved.onThisThread
-    if last.instance === defaults, let backend = last.backend { return backend }
-    let backend = resolve(defaults, suiteField: suiteField)
-    last.remember(defaults, backend)
-    return backend
+    LastResolved.withThisThreads { last in
+      if last.instance === defaults, let backend = last.backend { return backend }
+      let backend = resolve(defaults, suiteField: suiteField)
+      last.remember(defaults, backend)
+      return backend
+    }
   }
 
   private static func resolve(_ defaults: UserDefaults, suiteField: String) -> FoundationSuite {
@@ -132,7 +133,10 @@ private final class LastResolved {
     (self.instance, self.backend) = (instance, backend)
   }
 
-  static var onThisThread: LastResolved { perThread.current }
+  /// Calls `body` with the current thread's record, borrowed (see ``PerThread``).
+  static func withThisThreads<Result>(_ body: (LastResolved) -> Result) -> Result {
+    perThread.withCurrent(body)
+  }
 
   private static let perThread = PerThread { LastResolved() }
 }

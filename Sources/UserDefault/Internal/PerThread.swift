@@ -52,6 +52,17 @@ package final class PerThread<Value: AnyObject>: Sendable {
     return makeCurrent()
   }
 
+  /// Calls `body` with the current thread's object, borrowed rather than retained: only
+  /// the thread's end lets go of it, so it outlives any call on the thread. Saves a retain
+  /// and release (two atomic operations) on paths taken for every read.
+  @inlinable
+  package func withCurrent<Result>(_ body: (Value) -> Result) -> Result {
+    if let existing = pthread_getspecific(key) {
+      return Unmanaged<Value>.fromOpaque(existing)._withUnsafeGuaranteedRef(body)
+    }
+    return body(makeCurrent())
+  }
+
   @usableFromInline
   func makeCurrent() -> Value {
     let made = make()
