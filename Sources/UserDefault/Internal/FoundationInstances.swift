@@ -37,7 +37,7 @@ enum FoundationInstances {
   /// instance's suite name in swift-corelibs-foundation (a parameter so that tests can
   /// make the probe miss).
   static func backend(of defaults: UserDefaults, suiteField: String = "suite") -> FoundationSuite {
-    LastResolved.withThisThreads { last in
+    LastResolved.withCurrent { last in
       if last.instance === defaults, let backend = last.backend { return backend }
       let backend = resolve(defaults, suiteField: suiteField)
       last.remember(defaults, backend)
@@ -134,7 +134,7 @@ private final class LastResolved {
   }
 
   /// Calls `body` with the current thread's record, borrowed (see ``PerThread``).
-  static func withThisThreads<Result>(_ body: (LastResolved) -> Result) -> Result {
+  static func withCurrent<Result>(_ body: (LastResolved) -> Result) -> Result {
     perThread.withCurrent(body)
   }
 
