@@ -45,12 +45,7 @@ package final class PerThread<Value: AnyObject>: Sendable {
 
   /// The current thread's object, made now if it has none.
   @inlinable
-  package var current: Value {
-    if let existing = pthread_getspecific(key) {
-      return Unmanaged<Value>.fromOpaque(existing).takeUnretainedValue()
-    }
-    return makeCurrent()
-  }
+  package var current: Value { withCurrent { $0 } }
 
   /// Calls `body` with the current thread's object, borrowed rather than retained: only
   /// the thread's end lets go of it, so it outlives any call on the thread. Saves a retain
