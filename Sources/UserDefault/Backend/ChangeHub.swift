@@ -34,6 +34,16 @@ final class ChangeHub: Sendable {
       default: self.init(name: name, oldObject: old, newObject: new)
       }
     }
+
+    /// The change from `old` to `new` in the library's store, whose scalars compare
+    /// without a cast; `nil` when both hold the same value (or nothing).
+    init?(name: String, from old: StoredObject?, to new: StoredObject?) {
+      switch (old, new) {
+      case (nil, nil): return nil
+      case (let old?, let new?) where old.isSame(as: new): return nil
+      default: self.init(name: name, oldObject: old?.object, newObject: new?.object)
+      }
+    }
   }
 
   typealias Listener = @Sendable (Change) -> Void

@@ -19,7 +19,9 @@ protocol StoreBackend: AnyObject, Sendable {
 
   /// ``object(forKey:)`` for a typed read: also tells the Observation framework that the
   /// key at `path` was read. One call for both, so a scalar read crosses the seam once.
-  func object(forKey name: String, tracking path: TrackedKeys.Path) -> Any?
+  /// A store that keeps its objects as ``StoredObject``s hands one out as it is, so a
+  /// scalar is read without a cast from `Any`; any other backend wraps its object.
+  func storedObject(forKey name: String, tracking path: TrackedKeys.Path) -> StoredObject?
 
   /// Stores `object` under `name` (`nil` removes), tells the suite's observers and
   /// schedules saving. The object is already a checked property list. Writing a value
@@ -58,14 +60,14 @@ extension UserDefaults {
   /// ``access`` finds it but borrowed rather than held: a scalar read makes no
   /// ``DefaultsAccess``, and so pays no retain and release of the backend.
   @usableFromInline
-  func storedObject(_ name: String, tracking path: TrackedKeys.Path) -> Any? {
+  func storedObject(_ name: String, tracking path: TrackedKeys.Path) -> StoredObject? {
     // A plain Foundation instance is told by its class alone (one compare), before the
     // cast that walks the class chain. Then `is` and a downcast that cannot fail: `as?`
     // would hand back a retained store.
     if type(of: self) != UserDefaults.self, self is PreferencesStore {
-      return unsafeDowncast(self, to: PreferencesStore.self).fileStore.object(
+      return unsafeDowncast(self, to: PreferencesStore.self).fileStore.storedObject(
         forKey: name, tracking: path)
     }
-    return FoundationInstances.backend(of: self).object(forKey: name, tracking: path)
+    return FoundationInstances.backend(of: self).storedObject(forKey: name, tracking: path)
   }
 }

@@ -168,21 +168,23 @@ extension UserDefaults {
   /// The stored value of `key`, or `nil` when nothing is stored or the stored value cannot
   /// be read (reported once per stored value, left as it is). Every surface reads through
   /// here: a scalar is one call into the suite's backend (tracking, lock, lookup) and a
-  /// cast, without the cache, which costs more than such a decode (two calls when the cast
+  /// cast (on the library's store a branch, see ``StoredObject``), without the cache, which costs more than such a decode (two calls when the cast
   /// fails and the object is decoded); any other value goes through the decoded-value
   /// cache (``DefaultsAccess``), whose miss keeps the object for its decode: it has it
   /// already, and a decode there is not rare.
   @inlinable
   func read<Value>(_ key: KeyDescriptor<Value>) -> Value? {
     guard key.bridge.decodesCheaply else { return access.readThroughCache(key) }
-    guard let object = storedObject(key.name, tracking: key.trackingPath) else { return nil }
-    guard key.bridge.storesValueItself else { return access.decode(object, key, generation: nil) }
+    guard let stored = storedObject(key.name, tracking: key.trackingPath) else { return nil }
+    guard key.bridge.storesValueItself else {
+      return access.decode(stored.object, key, generation: nil)
+    }
     // The cast consumes the object: keeping it for the rare decode below cost a second
     // retain and release of a string or array on every read (String read 80-86 -> 73 ns).
     // A decode looks the object up again.
-    if let value = (consume object) as? Value { return value }
+    if let value = (consume stored).value(as: Value.self) { return value }
     guard let other = storedObject(key.name, tracking: key.trackingPath) else { return nil }
-    return access.decode(other, key, generation: nil)
+    return access.decode(other.object, key, generation: nil)
   }
 
   /// The stored value of `key`, or its default.

@@ -42,13 +42,13 @@ package enum PropertyListXMLReader {
   ///
   ///       let values = PropertyListXMLReader.dictionary(from: data)  // ["volume": 7]
   static func dictionary(from data: Data) -> [String: Any]? {
-    data.withUnsafeBytes { dictionary(in: $0) }
+    data.withUnsafeBytes { storedObjects(in: $0) }?.objects
   }
 
   /// The dictionary at the root of the XML property list in `bytes`, as
-  /// ``dictionary(from:)``.
-  static func dictionary(in bytes: UnsafeRawBufferPointer) -> [String: Any]? {
-    propertyList(in: bytes) as? [String: Any]
+  /// ``dictionary(from:)`` reads it, with its values as the store holds them.
+  static func storedObjects(in bytes: UnsafeRawBufferPointer) -> [String: StoredObject]? {
+    read(bytes) { $0.rootDictionary() }
   }
 
   /// The root value, of any property-list type, of the XML property list in `data`; for
@@ -64,13 +64,21 @@ package enum PropertyListXMLReader {
   }
 
   static func propertyList(in bytes: UnsafeRawBufferPointer) -> Any? {
+    read(bytes) { $0.value()?.object }
+  }
+
+  /// The document in `bytes`, its root value read by `root`, with staging arrays from the
+  /// spare when it has them.
+  private static func read<Root>(
+    _ bytes: UnsafeRawBufferPointer, root: (inout Cursor) -> Root?
+  ) -> Root? {
     let needed = Staging.reservation(forDocumentOf: bytes.count)
     var staging = spareStaging.take(forBytes: needed) ?? Staging()
     staging.reserve(forDocumentOf: bytes.count)
     var reader = Cursor(bytes: bytes, staging: consume staging)
-    let root = reader.document()
+    let document = reader.document(root: root)
     spareStaging.keep(reader.emptiedStaging())
-    return root
+    return document
   }
 
   /// The staging arrays kept between reads (see ``Spare``): a 1,000-key file stages
@@ -84,13 +92,13 @@ private struct Staging {
   var text: [UInt8] = []
   /// The entries of the dictionaries being read, innermost last: a dictionary is built
   /// once its size is known, with no rehashing as it grows (half the cost of 100,000 keys).
-  var entries: [(String, Any)] = []
+  var entries: [(String, StoredObject)] = []
   /// The elements of the arrays being read, innermost last, for the same reason.
   var elements: [Any] = []
 
   /// The memory the arrays hold.
   var bytes: Int {
-    text.capacity + entries.capacity * MemoryLayout<(String, Any)>.stride
+    text.capacity + entries.capacity * MemoryLayout<(String, StoredObject)>.stride
       + elements.capacity * MemoryLayout<Any>.stride
   }
 
@@ -102,7 +110,7 @@ private struct Staging {
   /// The memory, in bytes, ``reserve(forDocumentOf:)`` asks for a document of `count`
   /// bytes (the arrays may already hold more).
   static func reservation(forDocumentOf count: Int) -> Int {
-    count / textPerEntry * MemoryLayout<(String, Any)>.stride
+    count / textPerEntry * MemoryLayout<(String, StoredObject)>.stride
   }
 
   /// Makes room for every entry of a document of `count` bytes up front, so the stack
@@ -237,7 +245,7 @@ private struct Cursor {
   // MARK: Document
 
   /// Prolog, `<plist …>`, the root value, `</plist>`, and nothing after but space.
-  mutating func document() -> Any? {
+  mutating func document<Root>(root readRoot: (inout Cursor) -> Root?) -> Root? {
     if consume("<?xml"), !xmlDeclaration() { return nil }
     guard skipSpace() else { return nil }
     if consume("<!DOCTYPE") {
@@ -257,7 +265,7 @@ private struct Cursor {
         position += 1
       }
     }
-    guard consume(">"), skipSpace(), let root = value() else { return nil }
+    guard consume(">"), skipSpace(), let root = readRoot(&self) else { return nil }
     guard skipSpace(), consume("</plist>"), skipSpace(), isAtEnd else { return nil }
     return root
   }
@@ -287,38 +295,49 @@ private struct Cursor {
   // MARK: Values
 
   /// One value, its opening `<` at the position; `nil` for any element not understood.
-  mutating func value() -> Any? {
+  mutating func value() -> StoredObject? {
     guard consume("<"), let tag = peek() else { return nil }
     switch tag {
     case UInt8(ascii: "s"):
-      if consume("string>") { return text(closing: "</string>") }
-      if consume("string/>") { return "" }
+      if consume("string>") { return text(closing: "</string>").map(StoredObject.string) }
+      if consume("string/>") { return .string("") }
     case UInt8(ascii: "i"):
       if consume("integer>") { return integer() }
     case UInt8(ascii: "r"):
-      if consume("real>") { return real() }
+      if consume("real>") { return real().map(StoredObject.double) }
     case UInt8(ascii: "t"):
-      if consume("true/>") { return true }
+      if consume("true/>") { return .bool(true) }
     case UInt8(ascii: "f"):
-      if consume("false/>") { return false }
+      if consume("false/>") { return .bool(false) }
     case UInt8(ascii: "d"):
-      if consume("dict>") { return dictionaryContents() }
-      if consume("dict/>") { return [String: Any]() }
-      if consume("date>") { return date() }
+      if consume("dict>") { return dictionaryContents(\.object).map { .other($0) } }
+      if consume("dict/>") { return .other([String: Any]()) }
+      if consume("date>") { return date().map { .other($0) } }
       // `<data/>` is not here: Foundation refuses it.
-      if consume("data>") { return base64() }
+      if consume("data>") { return base64().map { .other($0) } }
     case UInt8(ascii: "a"):
-      if consume("array>") { return arrayContents() }
-      if consume("array/>") { return [Any]() }
+      if consume("array>") { return arrayContents().map { .other($0) } }
+      if consume("array/>") { return .other([Any]()) }
     default:
       break
     }
     return nil
   }
 
-  /// The entries after `<dict>`, through `</dict>`. A repeated key keeps its last value,
-  /// as Foundation does.
-  mutating func dictionaryContents() -> [String: Any]? {
+  /// The root dictionary, its values as the store holds them; `nil` for any other root.
+  mutating func rootDictionary() -> [String: StoredObject]? {
+    if consume("<dict>") { return dictionaryContents { $0 } }
+    if consume("<dict/>") { return [:] }
+    return nil
+  }
+
+  /// The entries after `<dict>`, through `</dict>`, each value made an `Element` by
+  /// `element`: kept as it is at the root, made an `Any` in nested dictionaries (which
+  /// Foundation's API hands out whole). A repeated key keeps its last value, as Foundation
+  /// does.
+  mutating func dictionaryContents<Element>(
+    _ element: (consuming StoredObject) -> Element
+  ) -> [String: Element]? {
     guard depth < PropertyListXMLReader.maximumDepth else { return nil }
     depth += 1
     defer { depth -= 1 }
@@ -332,7 +351,7 @@ private struct Cursor {
       else { return nil }
       staging.entries.append((key, consume value))
     }
-    var values = [String: Any](minimumCapacity: staging.entries.count - start)
+    var values = [String: Element](minimumCapacity: staging.entries.count - start)
     // Moved out from the end rather than copied out from the start (a copy and a later
     // destroy of each key and value); so that the last of repeated keys still wins, an
     // earlier one found after it is put back.
@@ -340,7 +359,7 @@ private struct Cursor {
       let (key, value) = staging.entries.removeLast()
       // A `switch`, not `if let`: on the `nil` path (every key of a file with no repeats)
       // `if let` left a generic destroy of the empty optional, 59 instructions a key.
-      switch values.updateValue(consume value, forKey: key) {
+      switch values.updateValue(element(value), forKey: key) {
       case .some(let later): values[key] = later
       case .none: break
       }
@@ -359,7 +378,7 @@ private struct Cursor {
       guard skipSpace() else { return nil }
       if consume("</array>") { return Array(staging.elements[start...]) }
       guard let element = value() else { return nil }
-      staging.elements.append(element)
+      staging.elements.append(element.object)
     }
   }
 
@@ -482,7 +501,7 @@ private struct Cursor {
 
   /// `-?[0-9]+`: `Int` within `Int64`, `UInt64` above it (Foundation's `Q` numbers),
   /// `nil` beyond either range (Foundation refuses those).
-  mutating func integer() -> Any? {
+  mutating func integer() -> StoredObject? {
     let negative = consume("-")
     var magnitude: UInt64 = 0
     let start = position
@@ -497,17 +516,17 @@ private struct Cursor {
     position = index
     guard index > start, consume("</integer>") else { return nil }
     if negative {
-      if magnitude == UInt64(Int64.max) + 1 { return Int(exactly: Int64.min) }
+      if magnitude == UInt64(Int64.max) + 1 { return Int(exactly: Int64.min).map(StoredObject.int) }
       guard magnitude <= UInt64(Int64.max) else { return nil }
-      return Int(exactly: -Int64(magnitude))
+      return Int(exactly: -Int64(magnitude)).map(StoredObject.int)
     }
-    if magnitude <= UInt64(Int64.max) { return Int(exactly: magnitude) }
-    return magnitude
+    if magnitude <= UInt64(Int64.max) { return Int(exactly: magnitude).map(StoredObject.int) }
+    return .other(magnitude)
   }
 
   /// A decimal real (`0.1`, `-1e+300`, `.5`, `5.`) or the words Foundation writes and
   /// reads for the non-finite values (`nan`, `+infinity`, `-infinity`, `inf`, …).
-  mutating func real() -> Any? {
+  mutating func real() -> Double? {
     let start = position
     guard skip(to: UInt8(ascii: "<")) else { return nil }
     let content = UnsafeRawBufferPointer(rebasing: bytes[start..<position])

@@ -22,7 +22,15 @@ struct PropertyListXMLWriter {
   private var bytes: [UInt8] = []
 
   /// The XML form of `values`, or `nil` when it must be left to Foundation.
+  ///
+  ///     let data = PropertyListXMLWriter.data(for: ["volume": 7])
   static func data(for values: [String: Any]) -> Data? {
+    data(for: values.mapValues(StoredObject.init))
+  }
+
+  /// The XML form of `values` as the store holds them, or `nil` when it must be left to
+  /// Foundation. Cost: linear in the size of the values, plus sorting the keys.
+  static func data(for values: [String: StoredObject]) -> Data? {
     var writer = PropertyListXMLWriter()
     writer.bytes.reserveCapacity(64 + values.count * 48)
     writer.append(
@@ -32,7 +40,8 @@ struct PropertyListXMLWriter {
       <plist version="1.0">
 
       """)
-    guard writer.write(dictionary: values, depth: 0) else { return nil }
+    guard writer.write(dictionary: values, depth: 0, element: { $0.write(stored: $1, depth: $2) })
+    else { return nil }
     writer.append("</plist>\n")
     return Data(writer.bytes)
   }
@@ -67,7 +76,12 @@ struct PropertyListXMLWriter {
     return true
   }
 
-  private mutating func write(dictionary: [String: Any], depth: Int) -> Bool {
+  /// Writes `dictionary`, each value by `element` (whose arguments are the writer, the
+  /// value and its depth).
+  private mutating func write<Element>(
+    dictionary: [String: Element], depth: Int,
+    element: (inout PropertyListXMLWriter, Element, Int) -> Bool
+  ) -> Bool {
     indent(depth)
     if dictionary.isEmpty {
       append("<dict/>\n")
@@ -79,10 +93,32 @@ struct PropertyListXMLWriter {
       append("<key>")
       guard escaped(key) else { return false }
       append("</key>\n")
-      guard write(dictionary[key]!, depth: depth + 1) else { return false }
+      guard element(&self, dictionary[key]!, depth + 1) else { return false }
     }
     indent(depth)
     append("</dict>\n")
+    return true
+  }
+
+  /// Writes one value of the store's: its scalars without looking at their type.
+  private mutating func write(stored value: StoredObject, depth: Int) -> Bool {
+    switch value {
+    case .int(let integer): element("integer", String(integer), depth: depth)
+    case .double(let real): element("real", Self.format(real), depth: depth)
+    case .bool(let bool):
+      indent(depth)
+      append(bool ? "<true/>\n" : "<false/>\n")
+    case .string(let string): return write(string: string, depth: depth)
+    case .other(let object): return write(object, depth: depth)
+    }
+    return true
+  }
+
+  private mutating func write(string: String, depth: Int) -> Bool {
+    indent(depth)
+    append("<string>")
+    guard escaped(string) else { return false }
+    append("</string>\n")
     return true
   }
 
@@ -105,10 +141,7 @@ struct PropertyListXMLWriter {
     }
     switch value {
     case let string as String:
-      indent(depth)
-      append("<string>")
-      guard escaped(string) else { return false }
-      append("</string>\n")
+      return write(string: string, depth: depth)
     case let number as NSNumber:
       write(number: number, depth: depth)
     case let data as Data:
@@ -134,7 +167,7 @@ struct PropertyListXMLWriter {
       indent(depth)
       append("</array>\n")
     case let dictionary as [String: Any]:
-      return write(dictionary: dictionary, depth: depth)
+      return write(dictionary: dictionary, depth: depth, element: { $0.write($1, depth: $2) })
     default:
       return false
     }

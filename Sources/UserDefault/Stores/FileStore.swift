@@ -17,8 +17,9 @@ final class FileStore: StoreBackend {
   private let tracking: TrackedKeys
 
   private struct State {
-    var values: [String: Any] = [:]
-    var registered: [String: Any] = [:]
+    /// Held as ``StoredObject``s, so a typed read of a scalar makes no runtime cast.
+    var values: [String: StoredObject] = [:]
+    var registered: [String: StoredObject] = [:]
     /// Names changed since their last flush, with the number of the latest change, so a
     /// flush only clears a name when no newer change came in while it wrote.
     var changed: [String: UInt64] = [:]
@@ -48,6 +49,25 @@ final class FileStore: StoreBackend {
     var users = 0
     /// Whether a poll of the file is queued on `queue` and has not begun.
     var isPollQueued = false
+
+    /// Stores `object` under `name` (`nil` removes) and returns the change, or leaves the
+    /// stored value and returns `nil` when `object` holds the same value of the same type.
+    /// One lookup when the value changes, where a read then a store cost two.
+    mutating func store(_ object: Any?, forName name: String) -> ChangeHub.Change? {
+      guard let object else {
+        guard let old = values.removeValue(forKey: name) else { return nil }
+        return ChangeHub.Change(name: name, oldObject: old.object, newObject: nil)
+      }
+      let new = StoredObject(object)
+      guard let old = values.updateValue(new, forKey: name) else {
+        return ChangeHub.Change(name: name, oldObject: nil, newObject: object)
+      }
+      if old.isSame(as: new) {
+        values[name] = old  // the same value: the old object stays, as if nothing was written
+        return nil
+      }
+      return ChangeHub.Change(name: name, oldObject: old.object, newObject: object)
+    }
 
     /// Records that `name` changed and must be flushed.
     mutating func noteChange(of name: String) {
@@ -123,25 +143,30 @@ final class FileStore: StoreBackend {
   // MARK: Reading
 
   func object(forKey name: String) -> Any? {
+    storedObject(forKey: name)?.object
+  }
+
+  private func storedObject(forKey name: String) -> StoredObject? {
     state.withLock { $0.state.values[name] ?? $0.state.registered[name] }
   }
 
   /// Every scalar read's path: tracking, lock, lookup.
-  func object(forKey name: String, tracking path: TrackedKeys.Path) -> Any? {
+  func storedObject(forKey name: String, tracking path: TrackedKeys.Path) -> StoredObject? {
     tracking.access(path)
-    return object(forKey: name)
+    return storedObject(forKey: name)
   }
 
   func dictionaryRepresentation() -> [String: Any] {
-    state.withLock { $0.state.registered.merging($0.state.values) { _, stored in stored } }
+    state.withLock { $0.state.registered.merging($0.state.values) { _, stored in stored } }.objects
   }
 
   func persistentValues() -> [String: Any] {
-    state.withLock { $0.state.values }
+    state.withLock { $0.state.values }.objects
   }
 
   func register(_ values: [String: Any]) {
-    state.withLock { $0.state.registered.merge(values) { _, new in new } }
+    let stored = values.mapValues(StoredObject.init)
+    state.withLock { $0.state.registered.merge(stored) { _, new in new } }
     context.cache.invalidateAll()
   }
 
@@ -165,11 +190,9 @@ final class FileStore: StoreBackend {
   ) {
     let (applied, window) = state.withLock { guarded in
       var applied: [ChangeHub.Change] = []
-      for (name, new) in changes {
-        guard var change = ChangeHub.Change(name: name, from: guarded.state.values[name], to: new)
-        else { continue }
+      for (name, object) in changes {
+        guard var change = guarded.state.store(object, forName: name) else { continue }
         change.trackingPath = trackingPath
-        guarded.state.values[name] = new
         guarded.state.noteChange(of: name)
         applied.append(change)
       }
@@ -316,7 +339,7 @@ final class FileStore: StoreBackend {
     }
     switch file.read() {
     case .missing:
-      var merged: [String: Any] = [:]
+      var merged: [String: StoredObject] = [:]
       for name in pending.keys { merged[name] = current[name] }
       let identity = !merged.isEmpty || !pending.isEmpty ? try file.write(merged) : file.identity()
       adopt(merged, identity: identity, flushed: pending)
@@ -365,7 +388,8 @@ final class FileStore: StoreBackend {
   /// flush, and tells observers about keys another process changed. `compare: false`
   /// when `disk` is known to equal this store's values (it was written from them).
   private func adopt(
-    _ disk: [String: Any], identity: PreferencesFile.Identity?, flushed: [String: UInt64],
+    _ disk: [String: StoredObject], identity: PreferencesFile.Identity?,
+    flushed: [String: UInt64],
     compare: Bool = true
   ) {
     let changes = state.withLock { guarded in

@@ -76,9 +76,11 @@ final class FoundationSuite: StoreBackend {
     defaults.value.object(forKey: name)
   }
 
-  func object(forKey name: String, tracking path: TrackedKeys.Path) -> Any? {
+  func storedObject(forKey name: String, tracking path: TrackedKeys.Path) -> StoredObject? {
     tracking.access(path)
-    return defaults.value.object(forKey: name)
+    // Wrapped as it is, not sorted into a scalar case: sorting costs a type check on every
+    // read, and the read's cast of `other` is the cast it would make anyway.
+    return defaults.value.object(forKey: name).map(StoredObject.other)
   }
 
   func update(_ name: String, to object: Any?, trackingPath: TrackedKeys.Path?) {
@@ -218,7 +220,7 @@ extension FoundationSuite {
       do throws(DefaultsError) {
         try file.prepareDirectory()
         try file.withLock { () throws(DefaultsError) in
-          var values: [String: Any]
+          var values: [String: StoredObject]
           switch file.read() {
           case .missing: values = [:]
           case .values(let found, let dropped):
@@ -233,7 +235,7 @@ extension FoundationSuite {
             }
             values = [:]
           }
-          for (name, entry) in pending { values[name] = entry.object }
+          for (name, entry) in pending { values[name] = entry.object.map(StoredObject.init) }
           try file.write(values)
         }
       } catch {

@@ -27,7 +27,7 @@ package struct PreferencesFile: Sendable {
     case missing
     /// The file's values; `dropped` names top-level keys holding a value no property-list
     /// writer can store (a null, a UID), left out of `values`.
-    case values([String: Any], dropped: [String])
+    case values([String: StoredObject], dropped: [String])
     /// Not a readable property-list dictionary; moved to `backup`, or left in place when
     /// `backup` is `nil` (moving it failed: then nothing may be written over it).
     case damaged(reason: String, backup: String?)
@@ -152,7 +152,7 @@ package struct PreferencesFile: Sendable {
   package func values() throws(DefaultsError) -> [String: Any]? {
     switch load() {
     case .missing: return nil
-    case .loaded(let values, _, _): return values
+    case .loaded(let values, _, _): return values.objects
     case .unusable(let reason): throw DefaultsError(.damagedFile, "\(path): \(reason)")
     }
   }
@@ -160,7 +160,7 @@ package struct PreferencesFile: Sendable {
   /// The dictionary a property-list file's bytes hold, or `nil` when they hold none; for
   /// the `defaults` tool, which reads versions of a file as they are written.
   package static func dictionary(in data: Data) -> [String: Any]? {
-    data.withUnsafeBytes { try? parse($0).get().values }
+    data.withUnsafeBytes { try? parse($0).get().values.objects }
   }
 
   /// The property list in `bytes` (XML by the library's reader, anything else by
@@ -169,12 +169,12 @@ package struct PreferencesFile: Sendable {
   /// (the library's reader makes property-list types only).
   private static func parse(
     _ bytes: UnsafeRawBufferPointer
-  ) -> Result<(values: [String: Any], foreign: Bool), Failure> {
+  ) -> Result<(values: [String: StoredObject], foreign: Bool), Failure> {
     if bytes.isEmpty { return .failure("it is empty") }
     // The files this library and Foundation write are read by the library's own
     // streaming reader (about 10x faster than Foundation at 100,000 keys); anything it is
     // not sure of goes to PropertyListSerialization, which also judges damage.
-    if let values = PropertyListXMLReader.dictionary(in: bytes) {
+    if let values = PropertyListXMLReader.storedObjects(in: bytes) {
       return .success((values, foreign: false))
     }
     let data = Data(bytes)  // a copy, for Foundation only
@@ -184,7 +184,7 @@ package struct PreferencesFile: Sendable {
     guard let values = PropertyListObject.dictionary(object) else {
       return .failure("it holds \(describe(object)), not a dictionary")
     }
-    return .success((values, foreign: true))
+    return .success((values.mapValues(StoredObject.init), foreign: true))
   }
 
   /// Why a file is damaged, in words.
@@ -201,7 +201,7 @@ package struct PreferencesFile: Sendable {
   private enum Load {
     case missing
     /// `identity`: of the file as read (its descriptor's, so no other version's).
-    case loaded([String: Any], foreign: Bool, identity: Identity)
+    case loaded([String: StoredObject], foreign: Bool, identity: Identity)
     case unusable(String)
   }
 
@@ -243,7 +243,7 @@ package struct PreferencesFile: Sendable {
   /// disk; `nil` when ``read()`` would move the file aside or drop values from it, which
   /// needs the file's lock. Safe without the lock: the library replaces the file whole, by
   /// `rename`, so a read sees one version or the other.
-  func valuesWithoutRepair() -> (values: [String: Any], identity: Identity?)? {
+  func valuesWithoutRepair() -> (values: [String: StoredObject], identity: Identity?)? {
     switch load() {
     case .missing: return ([:], nil)
     case .loaded(let values, foreign: false, let identity): return (values, identity)
@@ -253,7 +253,7 @@ package struct PreferencesFile: Sendable {
 
   /// Reads the file; anything damaged is moved aside first (see the type's summary).
   func read() -> Contents {
-    let values: [String: Any]
+    let values: [String: StoredObject]
     switch load() {
     case .missing: return .missing
     case .loaded(let loaded, foreign: false, _): return .values(loaded, dropped: [])
@@ -262,7 +262,7 @@ package struct PreferencesFile: Sendable {
     }
     var kept = values
     var dropped: [String] = []
-    for (name, value) in values where !PropertyListObject.isStorable(value) {
+    for (name, value) in values where !PropertyListObject.isStorable(value.object) {
       kept[name] = nil
       dropped.append(name)
     }
@@ -301,14 +301,14 @@ package struct PreferencesFile: Sendable {
   /// - Returns: the new file's identity, taken from the written descriptor (a `rename`
   ///   changes none of its parts); should `fstat` fail, from a `stat` of the path.
   @discardableResult
-  func write(_ values: [String: Any]) throws(DefaultsError) -> Identity? {
+  func write(_ values: [String: StoredObject]) throws(DefaultsError) -> Identity? {
     let data: Data
     if let written = PropertyListXMLWriter.data(for: values) {
       data = written
     } else {
       do {
         data = try PropertyListSerialization.data(
-          fromPropertyList: values, format: .xml, options: 0)
+          fromPropertyList: values.objects, format: .xml, options: 0)
       } catch {
         throw DefaultsError(.failedSave, "the values could not be written as a property list")
       }

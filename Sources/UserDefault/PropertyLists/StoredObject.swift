@@ -1,0 +1,95 @@
+import Foundation
+
+/// A property-list object as the library's store holds it: the four scalar types typed
+/// keys read most held as themselves, anything else as `Any`.
+///
+/// Why not `Any` throughout: a typed read of an `Any` asks the runtime to cast it, about
+/// 260 of the 926 instructions a store's Int read took. Reading a case is a branch, and
+/// once a read is specialised for its value's type the cast of the case's payload is
+/// resolved at compile time.
+///
+/// The cases hold exact Swift types only: an `NSNumber`, a `UInt64` or an `Int32` stays in
+/// ``other(_:)``. So reading, comparing and writing a stored object give what they gave
+/// for the `Any` it was made from (`NSNumber(value: true)` still reads as a `Bool`, and
+/// `1` still does not).
+@usableFromInline
+enum StoredObject {
+  case int(Int)
+  case double(Double)
+  case bool(Bool)
+  case string(String)
+  case other(Any)
+
+  /// `object`, in the case of its exact type.
+  ///
+  /// Cost: a type comparison, plus a cast that cannot fail for the four scalar types.
+  ///
+  ///     StoredObject(7)                     // .int(7)
+  ///     StoredObject(NSNumber(value: 7))    // .other(7), an NSNumber still
+  init(_ object: Any) {
+    let type = Swift.type(of: object)
+    if type == Int.self {
+      self = .int(object as! Int)
+    } else if type == String.self {
+      self = .string(object as! String)
+    } else if type == Bool.self {
+      self = .bool(object as! Bool)
+    } else if type == Double.self {
+      self = .double(object as! Double)
+    } else {
+      self = .other(object)
+    }
+  }
+
+  /// The object as `Any`, as Foundation hands objects out. Cost: boxing a string is a
+  /// retain; the other scalars fit in the `Any` itself.
+  @usableFromInline var object: Any {
+    switch self {
+    case .int(let value): value
+    case .double(let value): value
+    case .bool(let value): value
+    case .string(let value): value
+    case .other(let value): value
+    }
+  }
+
+  /// The object as a `Value`, or `nil`: what `object as? Value` gives.
+  ///
+  /// Inlinable, so that in a read specialised for `Value` the case of that type is a move
+  /// and every other scalar case is folded away; only ``other(_:)`` meets the runtime's
+  /// cast.
+  ///
+  ///     StoredObject.int(7).value(as: Int.self)     // 7
+  ///     StoredObject.int(7).value(as: Bool.self)    // nil
+  @inlinable
+  consuming func value<Value>(as _: Value.Type) -> Value? {
+    switch consume self {
+    case .int(let value): value as? Value
+    case .double(let value): value as? Value
+    case .bool(let value): value as? Value
+    case .string(let value): value as? Value
+    case .other(let value): value as? Value
+    }
+  }
+
+  /// Whether both hold the same value of the same property-list type, as
+  /// ``PropertyListEquality/isEqual(_:_:)`` decides for their objects.
+  ///
+  /// Cost: a comparison for two scalars of one case; otherwise that of `isEqual`.
+  func isSame(as other: StoredObject) -> Bool {
+    // Case by case rather than a switch over the pair, which copied both objects.
+    switch self {
+    case .int(let lhs): if case .int(let rhs) = other { return lhs == rhs }
+    case .string(let lhs): if case .string(let rhs) = other { return lhs == rhs }
+    case .bool(let lhs): if case .bool(let rhs) = other { return lhs == rhs }
+    case .double, .other: break
+    }
+    return PropertyListEquality.isEqual(object, other.object)
+  }
+}
+
+extension Dictionary where Value == StoredObject {
+  /// Every object as `Any`, for Foundation's API and the `defaults` tool. Cost: a new
+  /// dictionary, linear in the count.
+  var objects: [Key: Any] { mapValues(\.object) }
+}

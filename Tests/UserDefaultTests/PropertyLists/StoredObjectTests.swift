@@ -1,0 +1,140 @@
+import Foundation
+import Testing
+
+@testable import UserDefault
+
+@Suite("The store's objects (StoredObject)")
+struct StoredObjectTests {
+  /// Objects of every kind a store may hold, including Foundation's and Swift's other
+  /// number types, which must not be taken for the scalars held unboxed.
+  static var samples: [Any] {
+    [
+      7, -1, 0, Int64(7), Int32(7), UInt64.max, NSNumber(value: 7), NSNumber(value: true),
+      NSNumber(value: 2.5), true, false, 2.5, -0.0, Double.nan, Float(2.5), "", "7", "true",
+      NSString(string: "7"), Data([7]), Date(timeIntervalSince1970: 7), [7] as [Any],
+      ["k": 7] as [String: Any],
+    ]
+  }
+
+  /// Whether `lhs` and `rhs` are both `nil`, or both hold the same property-list value.
+  static func same(_ lhs: Any?, _ rhs: Any?) -> Bool {
+    switch (lhs, rhs) {
+    case (nil, nil): true
+    case (let lhs?, let rhs?): PropertyListEquality.isEqual(lhs, rhs)
+    default: false
+    }
+  }
+
+  @Test("Only the exact Swift scalar types are held unboxed")
+  func onlyExactScalarsAreUnboxed() {
+    func isUnboxed(_ object: Any) -> Bool {
+      if case .other = StoredObject(object) { return false }
+      return true
+    }
+    #expect(isUnboxed(7) && isUnboxed(2.5) && isUnboxed(true) && isUnboxed("7"))
+    for boxed: Any in [
+      Int64(7), Int32(7), UInt64.max, Float(2.5), NSNumber(value: 7), NSNumber(value: true),
+      NSString(string: "7"), Data([7]), [7] as [Any],
+    ] {
+      #expect(!isUnboxed(boxed), "\(type(of: boxed))")
+    }
+  }
+
+  @Test("Reading a stored object as a type gives what casting the object gives")
+  func readingMatchesTheCast() {
+    func check<Value>(_: Value.Type, _ object: Any) {
+      let read = StoredObject(object).value(as: Value.self)
+      let cast = object as? Value
+      #expect(Self.same(read, cast), "\(type(of: object)) \(object) as \(Value.self)")
+    }
+    for object in Self.samples {
+      check(Int.self, object)
+      check(Double.self, object)
+      check(Bool.self, object)
+      check(String.self, object)
+      check(Data.self, object)
+      check(Int?.self, object)
+      check(String?.self, object)
+    }
+  }
+
+  @Test("Two stored objects are the same exactly when their objects are equal property lists")
+  func samenessMatchesPropertyListEquality() {
+    for lhs in Self.samples {
+      for rhs in Self.samples {
+        #expect(
+          StoredObject(lhs).isSame(as: StoredObject(rhs)) == PropertyListEquality.isEqual(lhs, rhs),
+          "\(type(of: lhs)) \(lhs) / \(type(of: rhs)) \(rhs)")
+      }
+    }
+  }
+
+  @Test("An object comes back out as the object it was made from")
+  func objectRoundTrips() {
+    for object in Self.samples {
+      let back = StoredObject(object).object
+      #expect(type(of: back) == type(of: object))
+      #expect(PropertyListEquality.isEqual(back, object), "\(object)")
+    }
+  }
+
+  @Test("The reader holds the root's scalars unboxed and nested values as Foundation's objects")
+  func readerTypesTheRootOnly() throws {
+    let text = """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <plist version="1.0">
+      <dict>
+      \t<key>i</key><integer>7</integer>
+      \t<key>big</key><integer>18446744073709551615</integer>
+      \t<key>s</key><string>seven</string>
+      \t<key>b</key><true/>
+      \t<key>r</key><real>2.5</real>
+      \t<key>a</key><array><integer>1</integer><string>x</string></array>
+      \t<key>d</key><dict><key>n</key><integer>2</integer></dict>
+      </dict>
+      </plist>
+      """
+    let values = try #require(
+      Data(text.utf8).withUnsafeBytes { PropertyListXMLReader.storedObjects(in: $0) })
+    guard case .int(7) = values["i"], case .string("seven") = values["s"],
+      case .bool(true) = values["b"], case .double(2.5) = values["r"]
+    else {
+      Issue.record("root scalars: \(values)")
+      return
+    }
+    guard case .other(let big) = values["big"], case .other(let array) = values["a"],
+      case .other(let dictionary) = values["d"]
+    else {
+      Issue.record("other values: \(values)")
+      return
+    }
+    #expect(big as? UInt64 == UInt64.max)
+    let elements = try #require(array as? [Any])
+    #expect(elements.first as? Int == 1 && elements.last as? String == "x")
+    #expect((dictionary as? [String: Any])?["n"] as? Int == 2)
+  }
+
+  @Test(
+    "A write of an equal value is no change; a value of another property-list type is",
+    arguments: BackendKind.allCases)
+  func equalWritesAreNoChange(_ kind: BackendKind) throws {
+    let (a, b, keepAlive) = kind.makeSuite()
+    let name = uniqueKey()
+    let heard = Recorder<String>()
+    let observation = a.observeChanges { if $0 == name { heard.append($0) } }
+    let writes: [(value: Any?, isChange: Bool)] = [
+      (1, true), (1, false), (true, true), (NSNumber(value: true), false), (1.0, true),
+      (1.0, false), ("1", true), ("1", false), (Data([1]), true), (Data([1]), false),
+      ([1] as [Any], true), ([1] as [Any], false), (nil, true), (nil, false),
+    ]
+    for (index, write) in writes.enumerated() {
+      let before = heard.all.count
+      // Both objects of the suite write, in turn: each sees the other's value.
+      try (index.isMultiple(of: 2) ? a : b).store(write.value, forKey: name)
+      #expect(heard.all.count - before == (write.isChange ? 1 : 0), "write \(index)")
+      #expect(Self.same(a.object(forKey: name), write.value), "write \(index)")
+    }
+    observation.cancel()
+    withExtendedLifetime(keepAlive) {}
+  }
+}
