@@ -80,7 +80,8 @@ final class FoundationSuite: StoreBackend {
     tracking.access(path)
     // Wrapped as it is, not sorted into a scalar case: sorting costs a type check on every
     // read, and the read's cast of `other` is the cast it would make anyway.
-    return defaults.value.object(forKey: name).map(StoredObject.other)
+    guard let object = defaults.value.object(forKey: name) else { return nil }
+    return .other(object)
   }
 
   func update(_ name: String, to object: Any?, trackingPath: TrackedKeys.Path?) {
