@@ -60,6 +60,7 @@ enum ExitFlush {
     atexit {
       for store in SuiteRegistry.fileStores() { try? store.flush() }
       FoundationSaving.saveNow()
+      ReplacedFiles.finishRemoving()
     }
   }()
 }
