@@ -353,7 +353,6 @@ package struct DefaultsTool {
       guard unlink(file.path) == 0 || errno == ENOENT else {
         throw ToolError("Could not delete \(file.path): \(String(cString: strerror(errno)))")
       }
-      unlink(file.previousPath)
       unlink(file.lockPath)
     }
   }

@@ -60,7 +60,6 @@ enum ExitFlush {
     atexit {
       for store in SuiteRegistry.fileStores() { try? store.flush() }
       FoundationSaving.saveNow()
-      ReplacedFiles.finishRemoving()
     }
   }()
 }

@@ -13,9 +13,7 @@ import Foundation
 /// read and replaced so that a crash or another process cannot damage it.
 ///
 /// Writing: a temporary file in the same directory, `fsync`, `rename` over the old file,
-/// `fsync` of the directory; the live file is never truncated. The old file keeps a second
-/// name (`<suite>.plist.previous`) through the `rename`, removed in the background, so that
-/// the writer does not wait for the file system to free it. Reading: anything at the
+/// `fsync` of the directory; the live file is never truncated. Reading: anything at the
 /// path that is not a readable property-list dictionary (garbage, a wrong root type, an
 /// unreadable file, a directory) is moved aside to `<suite>.plist.damaged-<date>-<id>`,
 /// byte for byte, before anything is written there.
@@ -23,9 +21,6 @@ package struct PreferencesFile: Sendable {
   package let directory: String
   package let path: String
   package var lockPath: String { path + ".lock" }
-  /// The second name a replaced version of the file keeps for a moment after a write (see
-  /// ``write(_:)``); a crash may leave it, and the next write removes it.
-  package var previousPath: String { path + ".previous" }
 
   /// What reading the file found.
   enum Contents {
@@ -342,12 +337,6 @@ package struct PreferencesFile: Sendable {
     var info = stat()
     let identity = fstat(descriptor, &info) == 0 ? Identity(info) : nil
     close(descriptor)
-    // The old file's second name (see ``ReplacedFiles``). It exists already when a crash
-    // left it or its removal has not run yet: it is removed again, and this `rename` frees
-    // the old file itself. Where links fail (no old file, a file system without them)
-    // nothing changes.
-    let previousIsNamed = failure == nil && (link(path, previousPath) == 0 || errno == EEXIST)
-    defer { if previousIsNamed { ReplacedFiles.remove(previousPath) } }
     if failure == nil && rename(temporary, path) != 0 { failure = String(cString: strerror(errno)) }
     if let failure {
       unlink(temporary)

@@ -175,46 +175,6 @@ struct PreferencesStoreTests {
     #expect(FileStore.dispatchInterval(.milliseconds(100)) == .nanoseconds(100_000_000))
   }
 
-  @Test("A replaced file keeps a second name only until its background removal")
-  func replacedFilesLoseTheirSecondName() throws {
-    let directory = TemporaryDirectory()
-    let store = try makeStore(directory, "replaced")
-    let file = PreferencesFile(directory: directory.path, suite: "replaced")
-    let key = UserDefaults.Key<Int>(uniqueKey(), default: 0)
-    for value in 1...20 {
-      store[key] = value
-      try store.flush()
-    }
-    ReplacedFiles.finishRemoving()
-    #expect(!FileManager.default.fileExists(atPath: file.previousPath))
-    var info = stat()
-    #expect(stat(file.path, &info) == 0 && info.st_nlink == 1, "the live file has one name")
-    #expect(try file.values()?[key.name] as? Int == 20)
-  }
-
-  @Test("A second name a crash left behind neither blocks a write nor outlives it")
-  func aLeftoverSecondNameIsRemoved() throws {
-    let directory = TemporaryDirectory()
-    let store = try makeStore(directory, "leftover")
-    let file = PreferencesFile(directory: directory.path, suite: "leftover")
-    let key = UserDefaults.Key<String>(uniqueKey(), default: "")
-    store[key] = "first"
-    try store.flush()
-    ReplacedFiles.finishRemoving()
-    let leftover = Data("an old version".utf8)
-    #expect(FileManager.default.createFile(atPath: file.previousPath, contents: leftover))
-    store[key] = "second"
-    try store.flush()
-    #expect(try file.values()?[key.name] as? String == "second")
-    ReplacedFiles.finishRemoving()
-    #expect(!FileManager.default.fileExists(atPath: file.previousPath))
-    store[key] = "third"
-    try store.flush()
-    ReplacedFiles.finishRemoving()
-    #expect(!FileManager.default.fileExists(atPath: file.previousPath))
-    #expect(try file.values()?[key.name] as? String == "third")
-  }
-
   @Test func filesAndDirectoryHavePrivatePermissions() throws {
     let parent = TemporaryDirectory()
     let directory = parent.path + "/config"
@@ -355,8 +315,6 @@ struct PreferencesStoreTests {
     }
     for process in results { process.waitUntilExit() }
     #expect(results.allSatisfy { $0.terminationStatus == 0 })
-    // Each process removed the second names of the files it replaced before it exited.
-    #expect(!FileManager.default.fileExists(atPath: directory.path + "/shared.plist.previous"))
     let store = try makeStore(directory, "shared")
     for writer in 0..<4 {
       for index in 0..<250 {
