@@ -26,17 +26,21 @@ final class ChangeHub: Sendable {
       self.newObject = newObject
     }
 
-    /// The change from `old` to `new`; `nil` when both hold the same value (or nothing).
+    /// The change from `old` to `new` objects as Foundation hands them out, compared as
+    /// the store compares its own (see the other initialiser).
     init?(name: String, from old: Any?, to new: Any?) {
-      switch (old, new) {
-      case (nil, nil): return nil
-      case (let old?, let new?) where PropertyListEquality.isEqual(old, new): return nil
-      default: self.init(name: name, oldObject: old, newObject: new)
-      }
+      self.init(name: name, from: old.map { .other($0) }, to: new.map { .other($0) })
     }
 
-    /// The change from `old` to `new` in the library's store, whose scalars compare
-    /// without a cast; `nil` when both hold the same value (or nothing).
+    /// The change from `old` to `new`, or `nil` when both hold the same value of the same
+    /// property-list type (or nothing).
+    ///
+    /// - Parameters:
+    ///   - name: The stored name.
+    ///   - old: The object stored before, or `nil`.
+    ///   - new: The object stored now, or `nil` for a removal.
+    /// - Returns: The change, carrying both objects as `Any`, or `nil`. Cost: a comparison
+    ///   of the two objects (see ``StoredObject/isSame(as:)``).
     init?(name: String, from old: StoredObject?, to new: StoredObject?) {
       switch (old, new) {
       case (nil, nil): return nil

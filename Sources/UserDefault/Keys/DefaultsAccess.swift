@@ -168,8 +168,9 @@ extension UserDefaults {
   /// The stored value of `key`, or `nil` when nothing is stored or the stored value cannot
   /// be read (reported once per stored value, left as it is). Every surface reads through
   /// here: a scalar is one call into the suite's backend (tracking, lock, lookup) and a
-  /// cast (on the library's store a branch, see ``StoredObject``), without the cache, which costs more than such a decode (two calls when the cast
-  /// fails and the object is decoded); any other value goes through the decoded-value
+  /// cast (on the library's store a branch, see ``StoredObject``), without the cache,
+  /// which costs more than such a decode (two calls when the cast fails and the object is
+  /// decoded); any other value goes through the decoded-value
   /// cache (``DefaultsAccess``), whose miss keeps the object for its decode: it has it
   /// already, and a decode there is not rare.
   @inlinable
@@ -179,7 +180,7 @@ extension UserDefaults {
     guard key.bridge.storesValueItself else {
       return access.decode(stored.object, key, generation: nil)
     }
-    // The cast consumes the object: keeping it for the rare decode below cost a second
+    // The read consumes the object: keeping it for the rare decode below cost a second
     // retain and release of a string or array on every read (String read 80-86 -> 73 ns).
     // A decode looks the object up again.
     if let value = (consume stored).value(as: Value.self) { return value }

@@ -15,8 +15,9 @@ import Foundation
 /// cost several times what the store's own writer takes to write it. This reader walks
 /// the bytes once, with no DOM, no `XMLParser` and no `NSString`, and builds the Swift
 /// values directly: `String`, `Int` (or `UInt64` above `Int64.max`, as Foundation),
-/// `Double`, `Bool`, `Date`, `Data`, `[Any]` and `[String: Any]`. Its cost is linear in the
-/// file's size: one pass, one allocation per non-small string, array, dictionary or data.
+/// `Double`, `Bool`, `Date`, `Data`, `[Any]` and `[String: Any]`; the root dictionary's
+/// values as the store holds them (``StoredObject``). Its cost is linear in the file's
+/// size: one pass, one allocation per non-small string, array, dictionary or data.
 ///
 /// It reads the layout both the store's ``PropertyListXMLWriter`` and Foundation's XML
 /// writer produce (which is also what `UserDefaults.synchronize()` writes on Linux), plus
@@ -46,7 +47,15 @@ package enum PropertyListXMLReader {
   }
 
   /// The dictionary at the root of the XML property list in `bytes`, as
-  /// ``dictionary(from:)`` reads it, with its values as the store holds them.
+  /// ``dictionary(from:)`` reads it, with its values as the store holds them: the store's
+  /// own reading of its file. (``dictionary(from:)`` makes a second dictionary of `Any`
+  /// from this one, for the `defaults` tool and the tests.)
+  ///
+  /// - Parameter bytes: the bytes of a property-list file.
+  /// - Returns: the root dictionary, or `nil` when the file is not one this reader fully
+  ///   understands. Cost: one pass over the bytes.
+  ///
+  ///       let values = bytes.withUnsafeBytes(PropertyListXMLReader.storedObjects)
   static func storedObjects(in bytes: UnsafeRawBufferPointer) -> [String: StoredObject]? {
     read(bytes) { $0.rootDictionary() }
   }

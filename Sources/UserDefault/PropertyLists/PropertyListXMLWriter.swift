@@ -23,16 +23,34 @@ struct PropertyListXMLWriter {
 
   /// The XML form of `values`, or `nil` when it must be left to Foundation.
   ///
+  /// - Parameter values: Property-list objects.
+  /// - Returns: The document's bytes, or `nil` for a value this writer is not sure to
+  ///   write exactly. Cost: linear in the size of the values, plus sorting the keys.
+  ///
   ///     let data = PropertyListXMLWriter.data(for: ["volume": 7])
   static func data(for values: [String: Any]) -> Data? {
-    data(for: values.mapValues(StoredObject.init))
+    document(count: values.count) { writer in
+      writer.write(dictionary: values, depth: 0) { $0.write($1, depth: $2) }
+    }
   }
 
-  /// The XML form of `values` as the store holds them, or `nil` when it must be left to
-  /// Foundation. Cost: linear in the size of the values, plus sorting the keys.
+  /// The XML form of `values` as the store holds them, as ``data(for:)-([String:Any])``
+  /// writes it: the store's scalars are written without a look at their type.
+  ///
+  /// - Parameter values: The store's objects.
+  /// - Returns: The document's bytes, or `nil` when it must be left to Foundation.
   static func data(for values: [String: StoredObject]) -> Data? {
+    document(count: values.count) { writer in
+      writer.write(dictionary: values, depth: 0) { $0.write(stored: $1, depth: $2) }
+    }
+  }
+
+  /// The document around the root dictionary `root` writes, of `count` entries.
+  private static func document(
+    count: Int, root: (inout PropertyListXMLWriter) -> Bool
+  ) -> Data? {
     var writer = PropertyListXMLWriter()
-    writer.bytes.reserveCapacity(64 + values.count * 48)
+    writer.bytes.reserveCapacity(64 + count * 48)
     writer.append(
       """
       <?xml version="1.0" encoding="UTF-8"?>
@@ -40,8 +58,7 @@ struct PropertyListXMLWriter {
       <plist version="1.0">
 
       """)
-    guard writer.write(dictionary: values, depth: 0, element: { $0.write(stored: $1, depth: $2) })
-    else { return nil }
+    guard root(&writer) else { return nil }
     writer.append("</plist>\n")
     return Data(writer.bytes)
   }
@@ -100,7 +117,14 @@ struct PropertyListXMLWriter {
     return true
   }
 
-  /// Writes one value of the store's: its scalars without looking at their type.
+  /// Writes one object, sorted as the store sorts its own (see ``StoredObject``): native
+  /// Swift scalars, what the library's reader and typed writes produce, are written
+  /// without a cast to `NSNumber`, which would box each one in a new object.
+  private mutating func write(_ value: Any, depth: Int) -> Bool {
+    write(stored: StoredObject(value), depth: depth)
+  }
+
+  /// Writes one of the store's objects: its scalars without looking at their type.
   private mutating func write(stored value: StoredObject, depth: Int) -> Bool {
     switch value {
     case .int(let integer): element("integer", String(integer), depth: depth)
@@ -109,7 +133,7 @@ struct PropertyListXMLWriter {
       indent(depth)
       append(bool ? "<true/>\n" : "<false/>\n")
     case .string(let string): return write(string: string, depth: depth)
-    case .other(let object): return write(object, depth: depth)
+    case .other(let object): return write(other: object, depth: depth)
     }
     return true
   }
@@ -122,25 +146,10 @@ struct PropertyListXMLWriter {
     return true
   }
 
-  private mutating func write(_ value: Any, depth: Int) -> Bool {
-    // Native Swift scalars (what the library's reader and typed writes produce) first: a
-    // cast to NSNumber would box each one in a new object.
-    let type = Swift.type(of: value)
-    if type == Int.self {
-      element("integer", String(value as! Int), depth: depth)
-      return true
-    }
-    if type == Double.self {
-      element("real", Self.format(value as! Double), depth: depth)
-      return true
-    }
-    if type == Bool.self {
-      indent(depth)
-      append(value as! Bool ? "<true/>\n" : "<false/>\n")
-      return true
-    }
+  /// Writes an object that is not one of the store's native scalars.
+  private mutating func write(other value: Any, depth: Int) -> Bool {
     switch value {
-    case let string as String:
+    case let string as String:  // an NSString
       return write(string: string, depth: depth)
     case let number as NSNumber:
       write(number: number, depth: depth)

@@ -4,14 +4,19 @@ import Foundation
 /// keys read most held as themselves, anything else as `Any`.
 ///
 /// Why not `Any` throughout: a typed read of an `Any` asks the runtime to cast it, about
-/// 260 of the 926 instructions a store's Int read took. Reading a case is a branch, and
-/// once a read is specialised for its value's type the cast of the case's payload is
-/// resolved at compile time.
+/// 260 of the 926 instructions a store's Int read took (676 now). Reading a case is a
+/// branch, and once a read is specialised for its value's type the cast of the case's
+/// payload is resolved at compile time.
 ///
 /// The cases hold exact Swift types only: an `NSNumber`, a `UInt64` or an `Int32` stays in
 /// ``other(_:)``. So reading, comparing and writing a stored object give what they gave
 /// for the `Any` it was made from (`NSNumber(value: true)` still reads as a `Bool`, and
-/// `1` still does not).
+/// `1` still does not). Such objects (from Foundation's parser, a file it alone could read,
+/// or an `NSNumber` written or registered through `UserDefaults`' own API) are read at the
+/// old cost, a runtime cast.
+///
+/// Cost in memory: 33 bytes, 40 with alignment, where an `Any` takes 32; the resident
+/// memory of a 100,000-key store went from 126 to 147 bytes a key (Foundation: 245).
 @usableFromInline
 enum StoredObject {
   case int(Int)
@@ -59,6 +64,9 @@ enum StoredObject {
   /// and every other scalar case is folded away; only ``other(_:)`` meets the runtime's
   /// cast.
   ///
+  /// - Parameter as: The type to read the object as.
+  /// - Returns: The object as a `Value`, or `nil` when it is not one.
+  ///
   ///     StoredObject.int(7).value(as: Int.self)     // 7
   ///     StoredObject.int(7).value(as: Bool.self)    // nil
   @inlinable
@@ -75,7 +83,11 @@ enum StoredObject {
   /// Whether both hold the same value of the same property-list type, as
   /// ``PropertyListEquality/isEqual(_:_:)`` decides for their objects.
   ///
-  /// Cost: a comparison for two scalars of one case; otherwise that of `isEqual`.
+  /// - Parameter other: The object to compare with.
+  /// - Returns: Whether writing one over the other would change nothing. Cost: a
+  ///   comparison for two scalars of one case; otherwise that of `isEqual`.
+  ///
+  ///     StoredObject(1).isSame(as: StoredObject(true))    // false: another type
   func isSame(as other: StoredObject) -> Bool {
     // Case by case rather than a switch over the pair, which copied both objects.
     switch self {

@@ -50,10 +50,19 @@ final class FileStore: StoreBackend {
     /// Whether a poll of the file is queued on `queue` and has not begun.
     var isPollQueued = false
 
-    /// Stores `object` under `name` (`nil` removes) and returns the change, or leaves the
-    /// stored value and returns `nil` when `object` holds the same value of the same type.
-    /// One lookup when the value changes, where a read then a store cost two.
-    mutating func store(_ object: Any?, forName name: String) -> ChangeHub.Change? {
+    /// Stores `object` under `name` (`nil` removes) and returns the change; when `object`
+    /// holds the value already stored, of the same type, leaves the stored object and
+    /// returns `nil`. One lookup when the value changes, where a read and then a store
+    /// cost two.
+    ///
+    /// - Parameters:
+    ///   - object: A checked property list, or `nil` to remove.
+    ///   - name: The stored name.
+    /// - Returns: The change to announce, or `nil` when nothing changed.
+    mutating func storeChange(_ object: Any?, forName name: String) -> ChangeHub.Change? {
+      // Built here rather than by `ChangeHub.Change(name:from:to:)`, with the same test
+      // (`isSame(as:)`): that initialiser's switch over the pair copied both objects, and
+      // a write cost 8,008 instructions instead of 6,276.
       guard let object else {
         guard let old = values.removeValue(forKey: name) else { return nil }
         return ChangeHub.Change(name: name, oldObject: old.object, newObject: nil)
@@ -63,7 +72,9 @@ final class FileStore: StoreBackend {
         return ChangeHub.Change(name: name, oldObject: nil, newObject: object)
       }
       if old.isSame(as: new) {
-        values[name] = old  // the same value: the old object stays, as if nothing was written
+        // The same value: the object stored before stays, as if nothing was written (a
+        // 0.0 written over a stored -0.0 leaves the -0.0 the file holds).
+        values[name] = old
         return nil
       }
       return ChangeHub.Change(name: name, oldObject: old.object, newObject: object)
@@ -191,7 +202,7 @@ final class FileStore: StoreBackend {
     let (applied, window) = state.withLock { guarded in
       var applied: [ChangeHub.Change] = []
       for (name, object) in changes {
-        guard var change = guarded.state.store(object, forName: name) else { continue }
+        guard var change = guarded.state.storeChange(object, forName: name) else { continue }
         change.trackingPath = trackingPath
         guarded.state.noteChange(of: name)
         applied.append(change)

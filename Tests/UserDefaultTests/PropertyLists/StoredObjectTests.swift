@@ -58,6 +58,25 @@ struct StoredObjectTests {
     }
   }
 
+  @Test("Reading with the type written out, as an optimised read does, gives the cast")
+  func readingWithConcreteTypesMatchesTheCast() {
+    // Concrete types, so that an optimised build folds these reads as it folds the store's
+    // (the generic test above checks every pair, unspecialised in a debug build).
+    #expect(StoredObject.int(7).value(as: Int.self) == 7)
+    #expect(StoredObject.int(7).value(as: Int?.self) == .some(7))
+    #expect(StoredObject.int(7).value(as: Double.self) == nil)
+    #expect(StoredObject.int(1).value(as: Bool.self) == nil)
+    #expect(StoredObject.bool(true).value(as: Int.self) == nil)
+    #expect(StoredObject.bool(true).value(as: Bool.self) == true)
+    #expect(StoredObject.double(2.5).value(as: Float.self) == nil)
+    #expect(StoredObject.double(2.5).value(as: Double.self) == 2.5)
+    #expect(StoredObject.string("7").value(as: Int.self) == nil)
+    #expect(StoredObject.string("7").value(as: String.self) == "7")
+    let number = NSNumber(value: true)
+    #expect(StoredObject(number).value(as: Bool.self) == ((number as Any) as? Bool))
+    #expect(StoredObject(Int64(7)).value(as: Int.self) == ((Int64(7) as Any) as? Int))
+  }
+
   @Test("Two stored objects are the same exactly when their objects are equal property lists")
   func samenessMatchesPropertyListEquality() {
     for lhs in Self.samples {
@@ -112,6 +131,38 @@ struct StoredObjectTests {
     let elements = try #require(array as? [Any])
     #expect(elements.first as? Int == 1 && elements.last as? String == "x")
     #expect((dictionary as? [String: Any])?["n"] as? Int == 2)
+  }
+
+  @Test("A file read by Foundation's parser is compared with the store's own objects by value")
+  func foundationParsedFilesCompareByValue() throws {
+    Diagnostics.installRecorder()
+    let directory = TemporaryDirectory()
+    let store = try PreferencesStore(suiteName: "parsed", directory: directory.path)
+    store.set(7, forKey: "same")
+    store.set(true, forKey: "flag")
+    try store.flush()
+    let heard = Recorder<String>()
+    let observation = store.observeChanges { heard.append($0) }
+    // A binary file, which only Foundation's parser reads: its objects are not sorted
+    // into the store's scalar cases by the reader.
+    let binary = try PropertyListSerialization.data(
+      fromPropertyList: ["same": 7, "flag": true, "added": 1] as [String: Any], format: .binary,
+      options: 0)
+    try binary.write(to: URL(fileURLWithPath: directory.path + "/parsed.plist"))
+    store.fileStore.reloadFromDisk()
+    #expect(heard.all == ["added"])
+    #expect(store.integer(forKey: "same") == 7)
+    #expect(store.bool(forKey: "flag"))
+    observation.cancel()
+  }
+
+  @Test("A registered NSNumber reads through a typed key as its cast gives")
+  func registeredNumbersReadAsTheirCast() {
+    let store = PreferencesStore.inMemory()
+    let number = NSNumber(value: true)
+    store.register(defaults: ["flag": number, "count": NSNumber(value: 3)])
+    #expect(store[UserDefaults.Key<Bool>("flag", default: false)] == true)
+    #expect(store[UserDefaults.Key<Int>("count", default: 0)] == 3)
   }
 
   @Test(
