@@ -69,7 +69,7 @@ enum StoredObject {
   ///
   ///     StoredObject.int(7).value(as: Int.self)     // 7
   ///     StoredObject.int(7).value(as: Bool.self)    // nil
-  @inlinable
+  @inlinable @inline(__always)
   consuming func value<Value>(as _: Value.Type) -> Value? {
     switch consume self {
     case .int(let value): value as? Value
