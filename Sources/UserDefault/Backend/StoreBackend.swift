@@ -19,9 +19,9 @@ protocol StoreBackend: AnyObject, Sendable {
 
   /// ``object(forKey:)`` for a typed read: also tells the Observation framework that the
   /// key at `path` was read. One call for both, so a scalar read crosses the seam once.
-  /// A store that keeps its objects as ``StoredObject``s hands one out as it is, so a
-  /// scalar is read without a cast from `Any`; any other backend wraps its object.
-  func storedObject(forKey name: String, tracking path: TrackedKeys.Path) -> StoredObject?
+  /// (The library's store also has a typed form, ``FileStore/storedObject(forKey:tracking:)``,
+  /// which typed reads of a ``PreferencesStore`` use.)
+  func object(forKey name: String, tracking path: TrackedKeys.Path) -> Any?
 
   /// Stores `object` under `name` (`nil` removes), tells the suite's observers and
   /// schedules saving. The object is already a checked property list. Writing a value
@@ -56,18 +56,29 @@ extension UserDefaults {
     return DefaultsAccess(backend: FoundationInstances.backend(of: self))
   }
 
-  /// ``StoreBackend/object(forKey:tracking:)`` of this instance's backend, found as
-  /// ``access`` finds it but borrowed rather than held: a scalar read makes no
-  /// ``DefaultsAccess``, and so pays no retain and release of the backend.
+  /// Whether this is a ``PreferencesStore``, whose typed reads go to its store's
+  /// ``StoredObject``s. A plain Foundation instance is told by its class alone (one
+  /// compare), before the cast that walks the class chain.
   @usableFromInline
-  func storedObject(_ name: String, tracking path: TrackedKeys.Path) -> StoredObject? {
-    // A plain Foundation instance is told by its class alone (one compare), before the
-    // cast that walks the class chain. Then `is` and a downcast that cannot fail: `as?`
-    // would hand back a retained store.
-    if type(of: self) != UserDefaults.self, self is PreferencesStore {
-      return unsafeDowncast(self, to: PreferencesStore.self).fileStore.storedObject(
-        forKey: name, tracking: path)
-    }
-    return FoundationInstances.backend(of: self).storedObject(forKey: name, tracking: path)
+  var isLibraryStore: Bool {
+    type(of: self) != UserDefaults.self && self is PreferencesStore
+  }
+
+  /// ``FileStore/storedObject(forKey:tracking:)`` of this ``PreferencesStore``'s store,
+  /// borrowed rather than held: a scalar read makes no ``DefaultsAccess``, and so pays no
+  /// retain and release of the store. Only for an instance ``isLibraryStore`` is true of.
+  @usableFromInline
+  func libraryStoreObject(_ name: String, tracking path: TrackedKeys.Path) -> StoredObject? {
+    // A downcast that cannot fail here: `as?` would hand back a retained store.
+    unsafeDowncast(self, to: PreferencesStore.self).fileStore.storedObject(
+      forKey: name, tracking: path)
+  }
+
+  /// ``StoreBackend/object(forKey:tracking:)`` of this instance's backend, found as
+  /// ``access`` finds it but borrowed rather than held (see ``libraryStoreObject(_:tracking:)``).
+  @usableFromInline
+  func storedObject(_ name: String, tracking path: TrackedKeys.Path) -> Any? {
+    if isLibraryStore { return libraryStoreObject(name, tracking: path)?.object }
+    return FoundationInstances.backend(of: self).object(forKey: name, tracking: path)
   }
 }

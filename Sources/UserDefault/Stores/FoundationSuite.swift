@@ -76,12 +76,9 @@ final class FoundationSuite: StoreBackend {
     defaults.value.object(forKey: name)
   }
 
-  func storedObject(forKey name: String, tracking path: TrackedKeys.Path) -> StoredObject? {
+  func object(forKey name: String, tracking path: TrackedKeys.Path) -> Any? {
     tracking.access(path)
-    // Wrapped as it is, not sorted into a scalar case: sorting costs a type check on every
-    // read, and the read's cast of `other` is the cast it would make anyway.
-    guard let object = defaults.value.object(forKey: name) else { return nil }
-    return .other(object)
+    return defaults.value.object(forKey: name)
   }
 
   func update(_ name: String, to object: Any?, trackingPath: TrackedKeys.Path?) {
