@@ -79,6 +79,12 @@ extension UserDefaults {
   @usableFromInline
   func storedObject(_ name: String, tracking path: TrackedKeys.Path) -> Any? {
     if isLibraryStore { return libraryStoreObject(name, tracking: path)?.object }
-    return FoundationInstances.backend(of: self).object(forKey: name, tracking: path)
+    return foundationObject(name, tracking: path)
+  }
+
+  /// ``storedObject(_:tracking:)`` of an instance that is not a ``PreferencesStore``.
+  @usableFromInline
+  func foundationObject(_ name: String, tracking path: TrackedKeys.Path) -> Any? {
+    FoundationInstances.backend(of: self).object(forKey: name, tracking: path)
   }
 }
