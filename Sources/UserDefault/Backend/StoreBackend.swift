@@ -8,7 +8,11 @@ import Foundation
 /// ``FoundationSuite`` (Foundation's `UserDefaults` instances of a suite, made to save
 /// safely on Linux) and ``FileStore`` (the library's own file store; without a file, the
 /// in-memory store). ``UserDefaults/access`` is the one place that finds the backend of
-/// an instance.
+/// an instance. The one exception is a typed scalar read, the hottest path: it tells the
+/// two kinds apart by class and calls each one's own tracked read
+/// (``FileStore/storedObject(forKey:tracking:)``, which hands out the store's
+/// ``StoredObject``, or ``FoundationSuite/object(forKey:tracking:)``), borrowing the
+/// backend instead of retaining it through a ``DefaultsAccess``.
 protocol StoreBackend: AnyObject, Sendable {
   /// The suite's shared state: its name, decoded-value cache and change hub.
   var context: SuiteContext { get }
@@ -16,12 +20,6 @@ protocol StoreBackend: AnyObject, Sendable {
   /// The stored object for `name` (registered defaults included), or `nil`.
   /// Cost: one lookup in the store.
   func object(forKey name: String) -> Any?
-
-  /// ``object(forKey:)`` for a typed read: also tells the Observation framework that the
-  /// key at `path` was read. One call for both, so a scalar read crosses the seam once.
-  /// (The library's store also has a typed form, ``FileStore/storedObject(forKey:tracking:)``,
-  /// which typed reads of a ``PreferencesStore`` use.)
-  func object(forKey name: String, tracking path: TrackedKeys.Path) -> Any?
 
   /// Stores `object` under `name` (`nil` removes), tells the suite's observers and
   /// schedules saving. The object is already a checked property list. Writing a value

@@ -161,15 +161,12 @@ final class FileStore: StoreBackend {
     state.withLock { $0.state.values[name] ?? $0.state.registered[name] }
   }
 
-  /// Every scalar read's path: tracking, lock, lookup; the object as the store holds it,
-  /// so that a typed read of a scalar makes no cast from `Any`.
+  /// Every typed scalar read's path on this store: tells the Observation framework that
+  /// the key at `path` was read, then lock and lookup; the object as the store holds it,
+  /// so that the read makes no cast from `Any`.
   func storedObject(forKey name: String, tracking path: TrackedKeys.Path) -> StoredObject? {
     tracking.access(path)
     return storedObject(forKey: name)
-  }
-
-  func object(forKey name: String, tracking path: TrackedKeys.Path) -> Any? {
-    storedObject(forKey: name, tracking: path)?.object
   }
 
   func dictionaryRepresentation() -> [String: Any] {

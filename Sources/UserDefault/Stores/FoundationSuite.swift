@@ -76,6 +76,9 @@ final class FoundationSuite: StoreBackend {
     defaults.value.object(forKey: name)
   }
 
+  /// Every typed scalar read's path on a Foundation instance: ``object(forKey:)`` that
+  /// also tells the Observation framework that the key at `path` was read, so such a read
+  /// reaches the backend once.
   func object(forKey name: String, tracking path: TrackedKeys.Path) -> Any? {
     tracking.access(path)
     return defaults.value.object(forKey: name)
