@@ -116,10 +116,13 @@ private struct Staging {
   /// entries only grows the array once it is full.
   static let textPerEntry = 32
 
+  /// The entries ``reserve(forDocumentOf:)`` makes room for in a document of `count` bytes.
+  static func entryCount(forDocumentOf count: Int) -> Int { count / textPerEntry }
+
   /// The memory, in bytes, ``reserve(forDocumentOf:)`` asks for a document of `count`
   /// bytes (the arrays may already hold more).
   static func reservation(forDocumentOf count: Int) -> Int {
-    count / textPerEntry * MemoryLayout<(String, StoredObject)>.stride
+    entryCount(forDocumentOf: count) * MemoryLayout<(String, StoredObject)>.stride
   }
 
   /// Makes room for every entry of a document of `count` bytes up front, so the stack
@@ -127,7 +130,7 @@ private struct Staging {
   /// reservations are mapped lazily, so the pages a file with few entries never uses cost
   /// nothing.
   mutating func reserve(forDocumentOf count: Int) {
-    entries.reserveCapacity(count / Self.textPerEntry)
+    entries.reserveCapacity(Self.entryCount(forDocumentOf: count))
   }
 
   /// Empties the arrays, keeping their capacity.
