@@ -83,6 +83,6 @@ extension UserDefaults {
   /// ``storedObject(_:tracking:)`` of an instance that is not a ``PreferencesStore``.
   @usableFromInline
   func foundationObject(_ name: String, tracking path: TrackedKeys.Path) -> Any? {
-    FoundationInstances.backend(of: self).object(forKey: name, tracking: path)
+    FoundationInstances.withBackend(of: self) { $0.object(forKey: name, tracking: path) }
   }
 }
