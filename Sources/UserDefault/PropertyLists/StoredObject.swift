@@ -27,23 +27,21 @@ enum StoredObject {
 
   /// `object`, in the case of its exact type.
   ///
-  /// Cost: a type comparison, plus a cast that cannot fail for the four scalar types.
+  /// Cost: up to four type comparisons; no runtime cast (see ``ExactTypeCast``).
   ///
   ///     StoredObject(7)                     // .int(7)
   ///     StoredObject(NSNumber(value: 7))    // .other(7), an NSNumber still
   init(_ object: Any) {
-    let type = Swift.type(of: object)
-    if type == Int.self {
-      self = .int(object as! Int)
-    } else if type == String.self {
-      self = .string(object as! String)
-    } else if type == Bool.self {
-      self = .bool(object as! Bool)
-    } else if type == Double.self {
-      self = .double(object as! Double)
-    } else {
-      self = .other(object)
-    }
+    self = Self.scalar(object) ?? .other(object)
+  }
+
+  /// The scalar case of `object`'s dynamic type (`Object`, the `Any` opened), if it has one.
+  private static func scalar<Object>(_ object: Object) -> StoredObject? {
+    if let value = ExactTypeCast.sameType(object, as: Int.self) { return .int(value) }
+    if let value = ExactTypeCast.sameType(object, as: String.self) { return .string(value) }
+    if let value = ExactTypeCast.sameType(object, as: Bool.self) { return .bool(value) }
+    if let value = ExactTypeCast.sameType(object, as: Double.self) { return .double(value) }
+    return nil
   }
 
   /// The object as `Any`, as Foundation hands objects out. Cost: boxing a string is a
@@ -61,8 +59,9 @@ enum StoredObject {
   /// The object as a `Value`, or `nil`: what `object as? Value` gives.
   ///
   /// Inlinable, so that in a read specialised for `Value` the case of that type is a move
-  /// and every other scalar case is folded away; only ``other(_:)`` meets the runtime's
-  /// cast.
+  /// and every other scalar case is folded away; only ``other(_:)`` is tested at run time
+  /// (``ExactTypeCast``: a `Data` read as `Data` is a type comparison, an `NSNumber` read as
+  /// `Int` the runtime's cast).
   ///
   /// - Parameter as: The type to read the object as.
   /// - Returns: The object as a `Value`, or `nil` when it is not one.
@@ -76,7 +75,7 @@ enum StoredObject {
     case .double(let value): value as? Value
     case .bool(let value): value as? Value
     case .string(let value): value as? Value
-    case .other(let value): value as? Value
+    case .other(let value): ExactTypeCast.value(of: value, as: Value.self)
     }
   }
 
