@@ -42,9 +42,19 @@ enum FoundationInstances {
 
   /// Calls `body` with the backend of `defaults`, borrowed: a read through here pays no
   /// retain and release of the backend (46 of a Foundation read's 12,900 instructions).
+  ///
   /// The thread's record keeps the backend alive while `body` runs, as long as `body`
-  /// resolves no other instance on this thread (which would replace the record); the
-  /// registry holds every suite's backend besides.
+  /// resolves no other instance on this thread (which would replace the record). Besides,
+  /// every backend has a holder for the life of the process: ``SuiteRegistry`` for a
+  /// suite's, this type's table for one an instance has of its own (never forgotten).
+  ///
+  /// - Parameters:
+  ///   - defaults: The instance whose backend is wanted.
+  ///   - suiteField: The private field naming the suite (see ``backend(of:suiteField:)``).
+  ///   - body: What to do with the backend; it must not keep it.
+  /// - Returns: What `body` returns.
+  ///
+  ///     FoundationInstances.withBackend(of: defaults) { $0.object(forKey: "k") }
   static func withBackend<Result>(
     of defaults: UserDefaults, suiteField: String = "suite", _ body: (FoundationSuite) -> Result
   ) -> Result {

@@ -37,6 +37,7 @@ enum SuiteRegistry {
       _ = instance.object(forKey: "UserDefault.firstTouch")
       let suite = FoundationSuite(
         name: name, defaults: instance, saving: FoundationSuite.savingPlace(forSuite: name))
+      // Never removed: reads borrow a suite's backend unretained (FoundationInstances.withBackend).
       table.foundationSuites[key] = suite
       return suite
     }

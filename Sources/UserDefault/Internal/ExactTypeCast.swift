@@ -37,22 +37,23 @@ enum ExactTypeCast {
   ///     ExactTypeCast.exactly(NSNumber(value: 7), as: Int.self)  // nil
   @inlinable @inline(__always)
   static func exactly<Value>(_ object: Any, as _: Value.Type) -> Value? {
-    // Passing an `Any` to a generic parameter opens it: `Object` is its dynamic type.
-    sameType(object, as: Value.self)
+    // Passing an `Any` to an unconstrained generic parameter opens it in Swift 6 mode
+    // (SE-0352): `Object` is its dynamic type. `exactlyIsExact` fails if it is not opened.
+    exactly(opened: object, as: Value.self)
   }
 
-  /// `object` when `Object` is `Value`, else `nil`. With an `Any` argument this is
-  /// ``exactly(_:as:)``; a generic caller that has opened its `Any` already calls this
-  /// once per type it tries, rather than opening the `Any` again each time.
+  /// `object` when `Object` is `Value`, else `nil`: for a generic caller that has opened
+  /// its `Any` already and tries several types, so that the `Any` is opened once, not once
+  /// per type. (An argument written `x as Any` is not opened, and is then never exact.)
   ///
   /// - Parameters:
   ///   - object: The object, of its dynamic type.
   ///   - as: The type it must be.
   /// - Returns: The object, or `nil` when `Object` is another type.
   ///
-  ///     ExactTypeCast.sameType(7, as: Int.self)    // 7
+  ///     ExactTypeCast.exactly(opened: 7, as: Int.self)    // 7
   @inlinable @inline(__always)
-  static func sameType<Object, Value>(_ object: Object, as _: Value.Type) -> Value? {
+  static func exactly<Object, Value>(opened object: Object, as _: Value.Type) -> Value? {
     // The same type, so the same size and layout: the bit cast is the value itself.
     Object.self == Value.self ? unsafeBitCast(object, to: Value.self) : nil
   }
