@@ -148,20 +148,18 @@ enum FoundationInstances {
 /// thread's is released on another, see ``PerThread``).
 private final class LastResolved {
   private var instance: UserDefaults?
-  private var heldBackend: FoundationSuite?
-  /// `heldBackend`, unretained, for ``backend(of:)``.
-  private var lentBackend: Unmanaged<FoundationSuite>?
+  private var backend: FoundationSuite?
 
-  /// The backend remembered for `defaults`, if `defaults` is the instance remembered. It
-  /// lives as long as this record holds it: until the thread's next ``remember(_:_:)``.
+  /// The backend remembered for `defaults`, if `defaults` is the instance remembered,
+  /// unretained: it lives as long as this record holds it, until the thread's next
+  /// ``remember(_:_:)``.
   func backend(of defaults: UserDefaults) -> Unmanaged<FoundationSuite>? {
-    instance === defaults ? lentBackend : nil
+    guard instance === defaults, let backend else { return nil }
+    return Unmanaged.passUnretained(backend)
   }
 
   func remember(_ instance: UserDefaults, _ backend: FoundationSuite) {
-    (self.instance, heldBackend, lentBackend) = (
-      instance, backend, Unmanaged.passUnretained(backend)
-    )
+    (self.instance, self.backend) = (instance, backend)
   }
 
   /// Calls `body` with the current thread's record, borrowed (see ``PerThread``).
