@@ -45,7 +45,11 @@ struct DefaultsAccess: Sendable {
     case .absent: return nil
     case .miss(let object, let generation):
       // A cast, specialised here, where the stored object is the value itself.
-      if key.bridge.storesValueItself, let value = object as? Value { return value }
+      if key.bridge.storesValueItself,
+        let value = ExactTypeCast.value(of: object, as: Value.self)
+      {
+        return value
+      }
       return decode(object, key, generation: generation)
     }
   }
@@ -199,8 +203,8 @@ extension UserDefaults {
 
   /// ``read(_:)`` of a value stored as itself, on a Foundation instance: a cast of the
   /// object Foundation hands out, a type comparison when it is exactly a `Value`
-  /// (``ExactTypeCast``; the runtime's cast took 15 ns of a read's 0.9 to 1.1 µs). Specialised for each `Value` where it is used, but not
-  /// inlined: with the store's branch inlined around it, Foundation's read was 2 to 4%
+  /// (``ExactTypeCast``; the runtime's cast took 15 ns of a read's 0.9 to 1.1 µs).
+  /// Specialised for each `Value` where it is used, but not inlined: with the store's branch inlined around it, Foundation's read was 2 to 4%
   /// slower (A/B benchmark against 6059ed2), with fewer instructions; out of line it was
   /// not, and the call costs a store read nothing.
   @inlinable @inline(never)

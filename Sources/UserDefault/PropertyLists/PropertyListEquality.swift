@@ -12,13 +12,23 @@ package enum PropertyListEquality {
   /// that share storage.
   package static func isEqual(_ lhs: Any, _ rhs: Any) -> Bool {
     // Most comparisons are of two values of one common Swift type: compare the types
-    // first (free), then make one cast that cannot fail, instead of trying casts in turn.
-    let type = Swift.type(of: lhs)
-    if type == Swift.type(of: rhs) {
-      if type == Int.self { return lhs as! Int == rhs as! Int }
-      if type == String.self { return lhs as! String == rhs as! String }
-      if type == Bool.self { return lhs as! Bool == rhs as! Bool }
-      if type == Double.self { return isSameReal(lhs as! Double, rhs as! Double) }
+    // first (free), then take both as that type with no runtime cast (``ExactTypeCast``),
+    // instead of trying casts in turn.
+    if Swift.type(of: lhs) == Swift.type(of: rhs) {
+      if let lhs = ExactTypeCast.exactly(lhs, as: Int.self) {
+        return lhs == ExactTypeCast.exactly(rhs, as: Int.self)
+      }
+      if let lhs = ExactTypeCast.exactly(lhs, as: String.self) {
+        return lhs == ExactTypeCast.exactly(rhs, as: String.self)
+      }
+      if let lhs = ExactTypeCast.exactly(lhs, as: Bool.self) {
+        return lhs == ExactTypeCast.exactly(rhs, as: Bool.self)
+      }
+      if let lhs = ExactTypeCast.exactly(lhs, as: Double.self),
+        let rhs = ExactTypeCast.exactly(rhs, as: Double.self)
+      {
+        return isSameReal(lhs, rhs)
+      }
     }
     let kind = PropertyListKind(of: lhs)
     guard kind == PropertyListKind(of: rhs) else { return false }
