@@ -235,3 +235,20 @@ struct SeededGenerator: RandomNumberGenerator {
     return z ^ (z >> 31)
   }
 }
+
+/// Linux's `renameat2(…, RENAME_EXCHANGE)`: swaps two paths in one step, whatever each
+/// is. Looked up at run time because the toolchain's Glibc module does not import it.
+enum AtomicExchange {
+  private typealias RenameAt2 =
+    @convention(c) (
+      Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32
+    ) -> Int32
+
+  /// Whether `first` and `second` were swapped.
+  static func exchange(_ first: String, _ second: String) -> Bool {
+    guard let symbol = dlsym(nil, "renameat2") else { return false }
+    let renameAt2 = unsafeBitCast(symbol, to: RenameAt2.self)
+    let exchangeFlag: UInt32 = 2  // RENAME_EXCHANGE, <linux/fs.h>
+    return renameAt2(AT_FDCWD, first, AT_FDCWD, second, exchangeFlag) == 0
+  }
+}
