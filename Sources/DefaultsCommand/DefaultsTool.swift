@@ -126,10 +126,10 @@ package struct DefaultsTool {
         }
         path = home + path.dropFirst()
       }
-      let written = path.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
-      guard written != ".", written != "..", !written.isEmpty else {
-        throw ToolError("bad domain name: \(domain.debugDescription) does not name a file")
-      }
+      // Checked as written, before `standardizedFileURL` resolves a trailing `..`.
+      try check(
+        String(path.split(separator: "/", omittingEmptySubsequences: false).last ?? ""),
+        domain: domain)
       let url = URL(fileURLWithPath: path).standardizedFileURL
       var name = url.lastPathComponent
       if name.hasSuffix(".plist") { name.removeLast(".plist".count) }
@@ -143,11 +143,13 @@ package struct DefaultsTool {
     return Location(directory: domainsDirectory, suite: suite, isPath: false)
   }
 
+  /// Refuses what the library's one suite-name rule refuses, naming `domain` as typed
+  /// when `suite` is no file's name at all.
   private func check(_ suite: String, domain: String) throws(ToolError) {
-    if suite == "." || suite == ".." || suite.isEmpty {
-      throw ToolError("bad domain name: \(domain.debugDescription) does not name a file")
-    }
     if let problem = PreferencesStore.problem(withSuiteName: suite) {
+      if problem.namesNoFile {
+        throw ToolError("bad domain name: \(domain.debugDescription) does not name a file")
+      }
       throw ToolError("bad domain name: \(problem)")
     }
   }
@@ -446,7 +448,7 @@ package struct DefaultsTool {
     let versions = try FileVersions(directory: location.directory, name: location.suite + ".plist")
     var previous = (try? load(location)) ?? [:]
     output("Watching \(domain)\(key.map { " key \($0)" } ?? ""); stop with Ctrl-C")
-    versions.forEachVersion { data in
+    try versions.forEachVersion { data in
       var current: [String: Any] = [:]
       if let data {
         guard let values = PreferencesFile.dictionary(in: data) else { return }  // the next will be

@@ -41,8 +41,12 @@ final class FileVersions {
     #endif
   }
 
-  /// Calls `body` with each new version's bytes (`nil` when the file was removed), forever.
-  func forEachVersion(_ body: (Data?) -> Void) -> Never {
+  /// Calls `body` with each new version's bytes (`nil` when the file was removed), until
+  /// a signal stops the process.
+  ///
+  /// - Throws: ``ToolError`` when the kernel's events can no longer be read; the tool
+  ///   then prints it and exits with status 1, as for any other failure.
+  func forEachVersion(_ body: (Data?) -> Void) throws(ToolError) -> Never {
     // The watcher is stopped by a signal; a parent may have started it with those blocked
     // (a test runner's thread does), and then it would never stop.
     var stopSignals = sigset_t()
@@ -60,7 +64,8 @@ final class FileVersions {
         let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
         if count < 0 {
           if errno == EINTR { continue }
-          fatalError("defaults watch: reading events failed: \(String(cString: strerror(errno)))")
+          throw ToolError(
+            "Cannot watch: reading events failed: \(String(cString: strerror(errno)))")
         }
         var offset = 0
         while offset + 16 <= count {

@@ -15,6 +15,11 @@ struct Timing {
 struct Stopwatch {
   let repetitions: Int
   let repetitionBudget: Double  // nanoseconds
+  /// Run untimed after each repetition and calibration run: finishes work a repetition
+  /// queued in the background (the library's saves), so that it is neither timed in the
+  /// next repetition nor left to compete with it. What a write does to queue that work
+  /// stays timed.
+  var settle: () -> Void = {}
   /// A repetition shorter than this is dominated by clock granularity and scheduling.
   static let shortestStable: Double = 1_000_000
 
@@ -88,7 +93,9 @@ struct Stopwatch {
   private func run(_ iterations: Int, _ body: () -> Void) -> Double {
     let start = DispatchTime.now().uptimeNanoseconds
     for _ in 0..<iterations { body() }
-    return Double(DispatchTime.now().uptimeNanoseconds - start)
+    let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start)
+    settle()
+    return elapsed
   }
 }
 

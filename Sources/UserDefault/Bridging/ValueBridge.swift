@@ -53,10 +53,6 @@ struct ValueBridge<Value>: Sendable {
   }
 }
 
-/// An identity for a bridge; see ``ValueBridge/token``.
-@usableFromInline
-final class BridgeToken: Sendable {}
-
 private let sharedBridges = Lock<[ObjectIdentifier: any Sendable]>([:])
 
 /// What form a type's stored value takes.

@@ -13,22 +13,39 @@
 /// is reported as a race (checked on Swift 6.3.1 with a four-thread counter); a pthread
 /// mutex is understood by the sanitizer, which keeps `swift test --sanitize=thread`
 /// meaningful. Cost uncontended: one lock and unlock, about the same as `Mutex`.
+///
+/// The library's one lock type. A recursive one (`recursive: true`) may be taken again by
+/// the thread that holds it, for code that calls back into its owner while holding it
+/// (observer delivery: a callback may cancel its own observation).
 final class Lock<State>: @unchecked Sendable {
   // `state` is only read or written between locking and unlocking `mutex`.
   #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
   #else
-    private let mutex = NSLock()
+    private let mutex: NSLocking
   #endif
   private let state: UnsafeMutablePointer<State>
 
-  init(_ initialState: State) {
+  /// - Parameters:
+  ///   - initialState: The state the lock guards.
+  ///   - recursive: Whether the holding thread may take the lock again.
+  init(_ initialState: State, recursive: Bool = false) {
     state = .allocate(capacity: 1)
     state.initialize(to: initialState)
     #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
       mutex = .allocate(capacity: 1)
       mutex.initialize(to: pthread_mutex_t())
-      pthread_mutex_init(mutex, nil)
+      if recursive {
+        var attributes = pthread_mutexattr_t()
+        pthread_mutexattr_init(&attributes)
+        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
+        pthread_mutex_init(mutex, &attributes)
+        pthread_mutexattr_destroy(&attributes)
+      } else {
+        pthread_mutex_init(mutex, nil)
+      }
+    #else
+      mutex = recursive ? NSRecursiveLock() : NSLock()
     #endif
   }
 
@@ -41,17 +58,39 @@ final class Lock<State>: @unchecked Sendable {
     state.deallocate()
   }
 
-  /// Runs `body` with exclusive access to the state. Not reentrant.
+  /// Runs `body` with exclusive access to the state. Not reentrant, even on a recursive
+  /// lock: `body` holds the state `inout` (see ``whileLocked(_:)``).
   func withLock<Result, Failure: Error>(
     _ body: (inout State) throws(Failure) -> Result
   ) throws(Failure) -> Result {
+    lock()
+    defer { unlock() }
+    return try body(&state.pointee)
+  }
+
+  /// Runs `body` with a copy of the state, holding the lock for the whole call: on a
+  /// recursive lock, `body` may take it again (and change the state through
+  /// ``withLock(_:)``), because it holds no access to the state itself.
+  func whileLocked<Result>(_ body: (State) -> Result) -> Result {
+    lock()
+    defer { unlock() }
+    let current = state.pointee
+    return body(current)
+  }
+
+  private func lock() {
     #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
       pthread_mutex_lock(mutex)
-      defer { pthread_mutex_unlock(mutex) }
     #else
       mutex.lock()
-      defer { mutex.unlock() }
     #endif
-    return try body(&state.pointee)
+  }
+
+  private func unlock() {
+    #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+      pthread_mutex_unlock(mutex)
+    #else
+      mutex.unlock()
+    #endif
   }
 }

@@ -149,12 +149,7 @@ struct DefaultsAccess: Sendable {
   /// Stores an untyped value after checking that it is a property list; `nil` removes.
   /// Throws ``DefaultsError`` (and writes nothing) for anything Foundation cannot store.
   func writeObject(_ value: Any?, forName name: String) throws(DefaultsError) {
-    if let problem = KeyName.problem(with: name) { throw DefaultsError(.invalidKey, problem) }
-    guard let value, let unwrapped = PropertyListObject.unwrapped(value) else {
-      remove(name)
-      return
-    }
-    set(try PropertyListObject.validated(unwrapped), forName: name)
+    try backend.storeObject(value, forName: name)
   }
 
   func remove(_ name: String) {
@@ -169,51 +164,33 @@ struct DefaultsAccess: Sendable {
 // MARK: The read path
 
 extension UserDefaults {
+  /// The library's path to this instance, through its suite's backend (see
+  /// `withBackend(_:)`, the one place that finds it).
+  @usableFromInline
+  var access: DefaultsAccess { DefaultsAccess(backend: backend) }
+
   /// The stored value of `key`, or `nil` when nothing is stored or the stored value cannot
   /// be read (reported once per stored value, left as it is). Every surface reads through
-  /// here: a scalar is one call into the suite's backend (tracking, lock, lookup) and a
-  /// cast (on the library's store a branch, see ``StoredObject``), without the cache,
-  /// which costs more than such a decode (two calls when the cast fails and the object is
-  /// decoded); any other value goes through the decoded-value
-  /// cache (``DefaultsAccess``), whose miss keeps the object for its decode: it has it
-  /// already, and a decode there is not rare.
+  /// here, on every backend: a value cheap to decode is one call into the suite's backend
+  /// (``StoreBackend/storedObject(forKey:tracking:)``: tracking, lock, lookup) and a cast,
+  /// without the cache, which costs more than such a decode (a scalar the library's store
+  /// holds is a branch, not a cast, see ``StoredObject``; two calls when the cast fails and
+  /// the object is decoded); any other value goes through the decoded-value cache
+  /// (``DefaultsAccess``), whose miss keeps the object for its decode.
   @inlinable
   func read<Value>(_ key: KeyDescriptor<Value>) -> Value? {
     guard key.bridge.decodesCheaply else { return access.readThroughCache(key) }
     guard key.bridge.storesValueItself else {
-      guard let object = storedObject(key.name, tracking: key.trackingPath) else { return nil }
-      return access.decode(object, key, generation: nil)
+      guard let stored = storedObject(key.name, tracking: key.trackingPath) else { return nil }
+      return access.decode(stored.object, key, generation: nil)
     }
-    // The library's store: its object as the store holds it, so that a scalar is a branch,
-    // not a cast. The read consumes the object: keeping it for the rare decode below cost
-    // a second retain and release of a string or array on every read (String read 80-86
-    // -> 73 ns); a decode looks the object up again.
-    if isLibraryStore {
-      guard let stored = libraryStoreObject(key.name, tracking: key.trackingPath) else {
-        return nil
-      }
-      if let value = (consume stored).value(as: Value.self) { return value }
-      guard let other = libraryStoreObject(key.name, tracking: key.trackingPath) else {
-        return nil
-      }
-      return access.decode(other.object, key, generation: nil)
-    }
-    return foundationValue(key)
-  }
-
-  /// ``read(_:)`` of a value stored as itself, on a Foundation instance: a cast of the
-  /// object Foundation hands out, a type comparison when it is exactly a `Value`
-  /// (``ExactTypeCast``; the runtime's cast took 15 ns of a read's 0.9 to 1.1 µs).
-  /// Specialised for each `Value` where it is used, but not inlined: with the store's branch inlined around it, Foundation's read was 2 to 4%
-  /// slower (A/B benchmark against 6059ed2), with fewer instructions; out of line it was
-  /// not, and the call costs a store read nothing.
-  @inlinable @inline(never)
-  func foundationValue<Value>(_ key: KeyDescriptor<Value>) -> Value? {
-    guard let object = foundationObject(key.name, tracking: key.trackingPath) else { return nil }
-    // Consumed, as the store's object is in ``read(_:)``.
-    if let value = ExactTypeCast.value(of: consume object, as: Value.self) { return value }
-    guard let other = foundationObject(key.name, tracking: key.trackingPath) else { return nil }
-    return access.decode(other, key, generation: nil)
+    // The read consumes the object: keeping it for the rare decode below cost a second
+    // retain and release of a string or array on every read (String read 80-86 -> 73 ns);
+    // a decode looks the object up again.
+    guard let stored = storedObject(key.name, tracking: key.trackingPath) else { return nil }
+    if let value = (consume stored).value(as: Value.self) { return value }
+    guard let other = storedObject(key.name, tracking: key.trackingPath) else { return nil }
+    return access.decode(other.object, key, generation: nil)
   }
 
   /// The stored value of `key`, or its default.

@@ -1,7 +1,7 @@
 import Dispatch
 
 /// Polls the file of every ``FileStore`` that has live objects, on one timer for the
-/// whole process, every ``PreferencesStore/pollInterval``.
+/// whole process, every `PreferencesStore.pollInterval` (200 ms).
 ///
 /// One timer rather than one a store: a store's own timer cost its first object a Dispatch
 /// source made and resumed (resuming wakes Dispatch's manager thread) and its last object a

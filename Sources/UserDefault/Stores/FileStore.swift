@@ -161,9 +161,9 @@ final class FileStore: StoreBackend {
     state.withLock { $0.state.values[name] ?? $0.state.registered[name] }
   }
 
-  /// Every typed scalar read's path on this store: tells the Observation framework that
-  /// the key at `path` was read, then lock and lookup; the object as the store holds it,
-  /// so that the read makes no cast from `Any`.
+  /// Every typed read's path on this store: tells the Observation framework that the key
+  /// at `path` was read, then lock and lookup; the object as the store holds it, so that
+  /// the read makes no cast from `Any`.
   func storedObject(forKey name: String, tracking path: TrackedKeys.Path) -> StoredObject? {
     tracking.access(path)
     return storedObject(forKey: name)

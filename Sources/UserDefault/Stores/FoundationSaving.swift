@@ -16,14 +16,34 @@ public enum FoundationSaving {
   /// The longest time between a write and the save that makes it durable.
   public static let window: Duration = .milliseconds(100)
 
-  /// Whether writes are recorded for saving. Turn off in a process that must not touch
-  /// the user's preference files (Foundation itself writes nothing without
-  /// `synchronize()`); writes made while off are never saved by the library.
-  public static var isEnabled: Bool {
-    get { enabled.withLock { $0 } }
-    set { enabled.withLock { $0 = newValue } }
+  /// Whether writes are recorded for saving: on unless ``bootstrap(isEnabled:)`` turned
+  /// it off. Settable in the package for tests, which must not write a user's files.
+  package static var isEnabled: Bool {
+    get { enabled.withLock { $0.isEnabled } }
+    set { enabled.withLock { $0.isEnabled = newValue } }
   }
-  private static let enabled = Lock(true)
+  private static let enabled = Lock((isEnabled: true, isBootstrapped: false))
+
+  /// Chooses, once for the process, whether the library saves what it writes to
+  /// Foundation's suites. Call it before the first write, at launch, in a process that
+  /// must not touch the user's preference files (Foundation itself writes nothing without
+  /// `synchronize()`); writes made while off are never saved by the library. The first
+  /// call decides: later calls change nothing, as with swift-log's
+  /// `LoggingSystem.bootstrap`, so that no library the program links can turn saving
+  /// back on or off behind its back.
+  ///
+  /// - Parameter isEnabled: Whether writes are saved (the default when never called).
+  /// - Returns: `true` when this call decided; `false` when an earlier one had.
+  ///
+  /// `FoundationSaving.bootstrap(isEnabled: false)`
+  @discardableResult
+  public static func bootstrap(isEnabled: Bool) -> Bool {
+    enabled.withLock { state in
+      guard !state.isBootstrapped else { return false }
+      state = (isEnabled: isEnabled, isBootstrapped: true)
+      return true
+    }
+  }
 
   /// Saves every Foundation suite the library wrote since its last save, now, and waits.
   /// Cost per suite with unsaved keys: one read of its file, one atomic replacement and two

@@ -76,12 +76,13 @@ final class FoundationSuite: StoreBackend {
     defaults.value.object(forKey: name)
   }
 
-  /// Every typed scalar read's path on a Foundation instance: ``object(forKey:)`` that
-  /// also tells the Observation framework that the key at `path` was read, so such a read
-  /// reaches the backend once.
-  func object(forKey name: String, tracking path: TrackedKeys.Path) -> Any? {
+  /// Every typed read's path on a Foundation instance: ``object(forKey:)`` that also
+  /// tells the Observation framework that the key at `path` was read, so such a read
+  /// reaches the backend once. The object is handed on as it is (``StoredObject/other(_:)``):
+  /// sorting it into a scalar case would cost the type comparisons the read makes anyway.
+  func storedObject(forKey name: String, tracking path: TrackedKeys.Path) -> StoredObject? {
     tracking.access(path)
-    return defaults.value.object(forKey: name)
+    return defaults.value.object(forKey: name).map(StoredObject.other)
   }
 
   func update(_ name: String, to object: Any?, trackingPath: TrackedKeys.Path?) {

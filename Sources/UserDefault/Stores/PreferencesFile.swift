@@ -80,7 +80,7 @@ package struct PreferencesFile: Sendable {
   {
     let fileName = name ?? standardSuiteName
     if let problem = problem(withSuiteName: fileName) {
-      throw DefaultsError(.invalidSuite, problem)
+      throw DefaultsError(.invalidSuite, problem.description)
     }
     guard let directory = directory ?? defaultDirectory() else {
       throw DefaultsError(.failedSave, "neither XDG_CONFIG_HOME nor HOME is set")
@@ -94,21 +94,37 @@ package struct PreferencesFile: Sendable {
   /// Why `name` cannot name a suite's file, or `nil` when it can. Refused: empty, `.`,
   /// `..`, or containing `/`, `..` or NUL: each could address a file outside the
   /// preferences directory or one that is not the suite's.
-  static func problem(withSuiteName name: String) -> String? {
+  static func problem(withSuiteName name: String) -> SuiteNameProblem? {
     // Checked on the UTF-8 bytes: Foundation's `contains(_:)` for strings goes through
     // `NSString`, which cost opening an empty suite about a tenth of its time.
     let bytes = name.utf8
     let dot = UInt8(ascii: ".")
-    if bytes.isEmpty { return "a suite name cannot be empty" }
-    if name == "." { return "suite name \".\" would name a hidden file, not a suite" }
+    if bytes.isEmpty || name == "." || name == ".." {
+      return SuiteNameProblem(name: name, namesNoFile: true, reason: "does not name a file")
+    }
+    let reason: String
     if bytes.contains(UInt8(ascii: "/")) {
-      return "suite name \(name.debugDescription) contains \"/\""
+      reason = "contains \"/\""
+    } else if zip(bytes, bytes.dropFirst()).contains(where: { $0 == dot && $1 == dot }) {
+      reason = "contains \"..\""
+    } else if bytes.contains(0) {
+      reason = "contains NUL"
+    } else {
+      return nil
     }
-    if zip(bytes, bytes.dropFirst()).contains(where: { $0 == dot && $1 == dot }) {
-      return "suite name \(name.debugDescription) contains \"..\""
-    }
-    if bytes.contains(0) { return "suite name \(name.debugDescription) contains NUL" }
-    return nil
+    return SuiteNameProblem(name: name, namesNoFile: false, reason: reason)
+  }
+
+  /// Why a name cannot name a suite's file, from ``problem(withSuiteName:)``.
+  package struct SuiteNameProblem: CustomStringConvertible, Sendable {
+    /// The name refused.
+    package let name: String
+    /// Whether the name is empty, `.` or `..`: no file's name at all.
+    package let namesNoFile: Bool
+    let reason: String
+
+    /// `suite name "a/b" contains "/"`.
+    package var description: String { "suite name \(name.debugDescription) \(reason)" }
   }
 
   // MARK: Locking

@@ -18,21 +18,25 @@ import Foundation
 ///   this process changed (removals included) into the file as it is on disk, so
 ///   processes writing different keys lose nothing.
 /// - Another process's flushed changes are noticed by a check of the file's identity
-///   every ``pollInterval`` and on each flush; observers of the changed keys are told.
+///   every 200 ms and on each flush; observers of the changed keys are told.
 /// - A damaged file is moved aside to `<suite>.plist.damaged-<date>-<id>` and reported;
 ///   the store keeps what it had in memory and never overwrites other data with
 ///   emptiness. A missing parent directory, a read-only one, or no `HOME`: reported,
 ///   values stay in memory, nothing is written elsewhere.
 /// - `register(defaults:)` is per suite, unlike Foundation's process-wide registration.
-open class PreferencesStore: UserDefaults {
+///
+/// `final`: the overrides below are Foundation's untyped API on this store, and every
+/// typed read and write goes to the store itself, so a subclass's overrides would be
+/// honoured by some calls and not others.
+public final class PreferencesStore: UserDefaults {
   /// The store of this object's suite, shared with every other object of the same file.
   let fileStore: FileStore
 
   /// How long a write may wait before it is flushed to disk: the shortest window any
   /// object of this suite asked for.
   public var flushWindow: Duration { fileStore.flushWindow }
-  /// How often the file is checked for other processes' changes.
-  public static let pollInterval: Duration = .milliseconds(200)
+  /// How often the file is checked for other processes' changes (documented as 200 ms).
+  package static let pollInterval: Duration = .milliseconds(200)
 
   /// A store for the suite `suiteName` (`nil` for the program's standard suite) in the
   /// preferences directory (`$XDG_CONFIG_HOME`, else `$HOME/.config`), or in `directory`.
@@ -112,66 +116,68 @@ open class PreferencesStore: UserDefaults {
 
   /// Why `name` cannot name a suite (empty, `.`, or containing `/`, `..` or NUL, any of
   /// which could address a file outside the preferences directory); `nil` when it can.
-  package static func problem(withSuiteName name: String) -> String? {
+  package static func problem(withSuiteName name: String) -> PreferencesFile.SuiteNameProblem? {
     PreferencesFile.problem(withSuiteName: name)
   }
 
   // MARK: Reading
 
-  open override func object(forKey defaultName: String) -> Any? {
+  public override func object(forKey defaultName: String) -> Any? {
     fileStore.object(forKey: defaultName)
   }
 
-  open override func dictionaryRepresentation() -> [String: Any] {
+  public override func dictionaryRepresentation() -> [String: Any] {
     fileStore.dictionaryRepresentation()
   }
 
-  open override func persistentDomain(forName domainName: String) -> [String: Any]? {
+  public override func persistentDomain(forName domainName: String) -> [String: Any]? {
     fileStore.persistentValues()
   }
 
-  /// Reads a URL stored as a string (as the library stores URLs).
-  open override func url(forKey defaultName: String) -> URL? {
-    value(URL?.self, forKey: defaultName)
+  /// Reads a URL stored as its string (as the library stores URLs); any other stored
+  /// object reads as `nil`. A typed `Key<URL>` reads the same string and reports a value
+  /// of another type.
+  public override func url(forKey defaultName: String) -> URL? {
+    (fileStore.object(forKey: defaultName) as? String).flatMap(URL.init(string:))
   }
 
   // MARK: Writing
 
   /// Checks the value (a non-property-list value is reported, not stored: Foundation's
   /// version would crash on Linux); `nil` removes.
-  open override func set(_ value: Any?, forKey defaultName: String) {
+  public override func set(_ value: Any?, forKey defaultName: String) {
     // nil removes, whatever the name (as Foundation's set does); anything else is checked.
     guard let value, PropertyListObject.unwrapped(value) != nil else {
       removeObject(forKey: defaultName)
       return
     }
-    storeReportingErrors(value, forKey: defaultName)
+    fileStore.storeReportingErrors(value, forName: defaultName)
   }
 
   /// Stores the URL whole (its `absoluteString`); Foundation's version keeps only the path.
-  open override func set(_ url: URL?, forKey defaultName: String) {
+  public override func set(_ url: URL?, forKey defaultName: String) {
     set(url?.absoluteString, forKey: defaultName)
   }
 
-  open override func removeObject(forKey defaultName: String) {
+  public override func removeObject(forKey defaultName: String) {
     fileStore.update(defaultName, to: nil, trackingPath: nil)
   }
 
   /// Registers defaults for this store's suite only (Foundation registers process-wide);
   /// every object of the suite sees them.
-  open override func register(defaults registrationDictionary: [String: Any]) {
+  public override func register(defaults registrationDictionary: [String: Any]) {
     fileStore.register(registrationDictionary)
   }
 
   /// Removes every stored value of this store's suite (the name is not used: a store
   /// is one suite).
-  open override func removePersistentDomain(forName domainName: String) {
+  public override func removePersistentDomain(forName domainName: String) {
     fileStore.update(
       Dictionary(uniqueKeysWithValues: fileStore.storedNames().map { ($0, nil as Any?) }))
   }
 
   /// Replaces every stored value of this store's suite with `domain`.
-  open override func setPersistentDomain(_ domain: [String: Any], forName domainName: String) {
+  public override func setPersistentDomain(_ domain: [String: Any], forName domainName: String) {
     var changes = Dictionary(
       uniqueKeysWithValues: fileStore.storedNames().map { ($0, nil as Any?) })
     for (key, value) in domain { changes[key] = value }
@@ -180,7 +186,7 @@ open class PreferencesStore: UserDefaults {
 
   /// Flushes and waits; `false` when the flush failed (the failure is reported).
   @discardableResult
-  open override func synchronize() -> Bool {
+  public override func synchronize() -> Bool {
     (try? fileStore.flush()) != nil
   }
 
@@ -203,22 +209,15 @@ open class PreferencesStore: UserDefaults {
     try fileStore.flush()
   }
 
-  /// Writes the declarations of ``KeyRegistry`` that can be used with this suite to
-  /// `<suite>.keys.json` next to the preferences file (mode 0600), where the `defaults`
-  /// tool reads declared types and defaults. Call once the keys are declared, e.g. at launch.
-  ///
-  /// Cost: one JSON encode and one atomic file write.
+  /// Writes `data` to `<suite>.<suffix>` beside this store's file (mode 0600), atomically.
   ///
   /// - Throws: ``DefaultsError`` of kind ``DefaultsDiagnostic/Kind/failedSave`` for an
   ///   in-memory store, a store without a usable directory, or a file that cannot be written.
-  ///
-  /// `try store.publishKeyRegistry()`
-  public func publishKeyRegistry() throws(DefaultsError) {
+  package func writeBesideFile(_ data: Data, suffix: String) throws(DefaultsError) {
     guard let file = fileStore.file else {
       throw fileStore.fileProblem ?? DefaultsError(.failedSave, "an in-memory store has no file")
     }
-    let path = String(file.path.dropLast(".plist".count)) + ".keys.json"
-    let data = KeyRegistry.exportJSON(suite: fileStore.context.name)
+    let path = String(file.path.dropLast(".plist".count)) + "." + suffix
     do {
       try file.prepareDirectory()
       try data.write(to: URL(fileURLWithPath: path), options: .atomic)

@@ -42,61 +42,17 @@ public final class DefaultsObservation: Sendable {
 /// Serialises deliveries with cancellation: a recursive lock held during each callback,
 /// so `close()` waits for a running delivery but a callback may cancel itself.
 ///
-/// A pthread mutex rather than `NSRecursiveLock`: every delivery to every observer takes
-/// it, and Foundation's class costs twice as much per lock and unlock on Linux.
-final class DeliveryGate: @unchecked Sendable {
-  // `isOpen` is read and written only while holding `mutex`.
-  #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-  #else
-    private let mutex = NSRecursiveLock()
-  #endif
-  private var isOpen = true
-
-  init() {
-    #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
-      mutex = .allocate(capacity: 1)
-      mutex.initialize(to: pthread_mutex_t())
-      var attributes = pthread_mutexattr_t()
-      pthread_mutexattr_init(&attributes)
-      pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
-      pthread_mutex_init(mutex, &attributes)
-      pthread_mutexattr_destroy(&attributes)
-    #endif
-  }
-
-  deinit {
-    #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
-      pthread_mutex_destroy(mutex)
-      mutex.deallocate()
-    #endif
-  }
+/// The library's ``Lock`` (a pthread mutex) rather than `NSRecursiveLock`: every delivery
+/// to every observer takes it, and Foundation's class costs twice as much per lock and
+/// unlock on Linux.
+final class DeliveryGate: Sendable {
+  private let isOpen = Lock(true, recursive: true)
 
   func deliver(_ body: () -> Void) {
-    lock()
-    defer { unlock() }
-    if isOpen { body() }
+    isOpen.whileLocked { isOpen in if isOpen { body() } }
   }
 
   func close() {
-    lock()
-    isOpen = false
-    unlock()
-  }
-
-  private func lock() {
-    #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
-      pthread_mutex_lock(mutex)
-    #else
-      mutex.lock()
-    #endif
-  }
-
-  private func unlock() {
-    #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
-      pthread_mutex_unlock(mutex)
-    #else
-      mutex.unlock()
-    #endif
+    isOpen.withLock { $0 = false }
   }
 }

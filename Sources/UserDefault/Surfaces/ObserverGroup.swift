@@ -104,9 +104,3 @@ final class ObserverGroup<Value: Sendable>: Sendable {
     }
   }
 }
-
-/// Where a suite's observer groups are found: by stored name and bridge.
-struct ObserverGroupKey: Hashable {
-  let name: String
-  let bridge: ObjectIdentifier
-}

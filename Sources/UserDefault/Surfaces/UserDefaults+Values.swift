@@ -44,10 +44,7 @@ extension UserDefaults {
   /// ``store(_:forKey:)`` that reports a refusal through ``DefaultsDiagnostics`` instead
   /// of throwing.
   package func storeReportingErrors(_ value: Any?, forKey name: String) {
-    do throws(DefaultsError) { try store(value, forKey: name) } catch {
-      DefaultsDiagnostics.report(
-        error.kind, key: name, suite: access.suite.name, "\(error.message); nothing was written")
-    }
+    backend.storeReportingErrors(value, forName: name)
   }
 
   /// Removes the stored value under `name` and tells the library's observers.

@@ -62,13 +62,11 @@ final class ChangeHub: Sendable {
     var listeners: [String: Listeners] = [:]
     /// How many listeners exist; lets writes skip all observation work when zero.
     var listenerCount = 0
-    /// Set through ``ObservationBypass`` (benchmark only): writes skip the hub entirely.
-    var isBypassed = false
   }
 
   let suite: String?
-  // One lock for the listeners, their count and the bypass, so a write reads all three
-  // in one uncontended lock and unlock (about 20 ns on Linux). `Synchronization.Atomic`
+  // One lock for the listeners and their count, so a write reads both in one uncontended
+  // lock and unlock (about 20 ns on Linux). `Synchronization.Atomic`
   // would make the count a 1 ns load, but it needs macOS 15 / iOS 18, later than the
   // package's floor; the lock is the suite's own, so writers to other suites never meet it.
   private let state = Lock(State())
@@ -116,12 +114,6 @@ final class ChangeHub: Sendable {
     }
   }
 
-  /// Whether writes skip this hub entirely; see ``ObservationBypass``.
-  var isBypassed: Bool {
-    get { state.withLock { $0.isBypassed } }
-    set { state.withLock { $0.isBypassed = newValue } }
-  }
-
   /// Set by `UserDefaults.withoutPropagation(_:)`: changes made meanwhile reach no
   /// listener (the Observation framework is still told).
   @TaskLocal static var isPropagationSuppressed = false
@@ -131,13 +123,11 @@ final class ChangeHub: Sendable {
   /// Cost per listener: its call. Typed observers of one key listen as one group, which
   /// decodes the change once however many they are (see ``ObserverGroup``).
   func publish(_ change: Change) {
-    // nil: bypassed; empty: nobody listens. One lock either way.
-    let taken: (named: Listeners?, any: Listeners?)? = state.withLock { state in
-      if state.isBypassed { return nil }
+    // Empty when nobody listens: one lock either way.
+    let taken: (named: Listeners?, any: Listeners?) = state.withLock { state in
       if state.listenerCount == 0 { return (nil, nil) }
       return (state.listeners[change.name], state.listeners[""])
     }
-    guard let taken else { return }
     tracking.didChange(change.name, path: change.trackingPath)
     guard taken.named != nil || taken.any != nil else { return }
     // Reading the task-local costs about 100 ns: only when someone listens.

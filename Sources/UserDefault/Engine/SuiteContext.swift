@@ -42,3 +42,9 @@ final class SuiteContext: Sendable {
     hub.publish(change)
   }
 }
+
+/// Where a suite's observer groups are found: by stored name and bridge.
+struct ObserverGroupKey: Hashable {
+  let name: String
+  let bridge: ObjectIdentifier
+}
