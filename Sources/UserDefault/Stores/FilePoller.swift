@@ -39,7 +39,7 @@ enum FilePoller {
       return timer
     }
     guard let made else { return }
-    let interval = FileStore.dispatchInterval(PreferencesStore.pollInterval)
+    let interval = DeferredFlush.dispatchInterval(PreferencesStore.pollInterval)
     made.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(20))
     made.setEventHandler { poll() }
     made.resume()

@@ -60,24 +60,18 @@ final class FileStore: StoreBackend {
     ///   - name: The stored name.
     /// - Returns: The change to announce, or `nil` when nothing changed.
     mutating func storeChange(_ object: Any?, forName name: String) -> ChangeHub.Change? {
-      // Built here rather than by `ChangeHub.Change(name:from:to:)`, with the same test
-      // (`isSame(as:)`): that initialiser's switch over the pair copied both objects, and
-      // a write cost 8,008 instructions instead of 6,276.
       guard let object else {
-        guard let old = values.removeValue(forKey: name) else { return nil }
-        return ChangeHub.Change(name: name, oldObject: old.object, newObject: nil)
+        return ChangeHub.Change(name: name, from: values.removeValue(forKey: name), to: nil)
       }
       let new = StoredObject(object)
-      guard let old = values.updateValue(new, forKey: name) else {
-        return ChangeHub.Change(name: name, oldObject: nil, newObject: object)
-      }
-      if old.isSame(as: new) {
+      let old = values.updateValue(new, forKey: name)
+      guard let change = ChangeHub.Change(name: name, from: old, to: new) else {
         // The same value: the object stored before stays, as if nothing was written (a
         // 0.0 written over a stored -0.0 leaves the -0.0 the file holds).
         values[name] = old
         return nil
       }
-      return ChangeHub.Change(name: name, oldObject: old.object, newObject: object)
+      return change
     }
 
     /// Records that `name` changed and must be flushed.
@@ -217,34 +211,27 @@ final class FileStore: StoreBackend {
     if let window { flushLater(after: window) }
   }
 
-  /// Queues a flush `window` from now. Holds the store until it ran: a write is flushed
-  /// even if every object of the store is released meanwhile. A flush that fails (a full
-  /// disk, a directory that cannot be made) is tried again, a second apart at least, while
-  /// changes wait: otherwise they would wait for the next write or the process's exit.
+  /// Queues a flush `window` from now (``DeferredFlush``, which retries a failure while
+  /// changes wait). Holds the store until it ran: a write is flushed even if every object
+  /// of the store is released meanwhile.
   private func flushLater(after window: Duration) {
-    queue.asyncAfter(deadline: .now() + Self.dispatchInterval(window)) { [self] in
-      guard let file else { return }
-      // Cleared before the snapshot: a write after this point queues a flush of its own.
-      state.withLock { $0.state.isFlushScheduled = false }
-      do throws(DefaultsError) {
+    DeferredFlush.schedule(
+      on: queue, after: window,
+      flush: { [self] () throws(DefaultsError) in
+        guard let file else { return }
+        // Cleared before the snapshot: a write after this point queues a flush of its own.
+        state.withLock { $0.state.isFlushScheduled = false }
         try flushOnQueue(file)  // already on `queue`: flush() would wait on itself
-      } catch {
-        let retries = state.withLock { guarded in
+      },
+      rearm: { [self] in
+        state.withLock { guarded in
           guard !guarded.state.changed.isEmpty, !guarded.state.isFlushScheduled else {
             return false
           }
           guarded.state.isFlushScheduled = true
           return true
         }
-        if retries { flushLater(after: max(window, .seconds(1))) }
-      }
-    }
-  }
-
-  /// `duration` for Dispatch, whole seconds included (a window of 2 s is 2 s, not 0).
-  static func dispatchInterval(_ duration: Duration) -> DispatchTimeInterval {
-    let (seconds, attoseconds) = duration.components
-    return .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+      })
   }
 
   func watchOutsideChanges(of names: [String]) {
@@ -350,33 +337,21 @@ final class FileStore: StoreBackend {
       adopt(current, identity: try file.write(current), flushed: pending, compare: false)
       return number
     }
-    switch file.read() {
-    case .missing:
-      var merged: [String: StoredObject] = [:]
-      for name in pending.keys { merged[name] = current[name] }
-      let identity = !merged.isEmpty || !pending.isEmpty ? try file.write(merged) : file.identity()
-      adopt(merged, identity: identity, flushed: pending)
-    case .values(var merged, let dropped):
-      file.reportDropped(dropped, suite: context.name)
-      for name in pending.keys { merged[name] = current[name] }
-      let identity = !pending.isEmpty || !dropped.isEmpty ? try file.write(merged) : file.identity()
-      adopt(merged, identity: identity, flushed: pending)
-    case .damaged(let reason, let backup):
-      guard backup != nil else {
-        let isNew = state.withLock { guarded in
-          defer { guarded.state.stuckDamage = identity }
-          return guarded.state.stuckDamage != identity
+    var changes: [String: StoredObject?] = [:]
+    for name in pending.keys { changes[name] = current[name] }
+    let policy = PreferencesFile.DamagePolicy(
+      replacement: current, then: "writing this store's values anew",
+      reportsStuckDamage: { stuck in
+        self.state.withLock { guarded in
+          defer { guarded.state.stuckDamage = stuck }
+          return guarded.state.stuckDamage != stuck
         }
-        if isNew {
-          file.reportDamage(reason, backup: nil, suite: context.name, then: "values stay in memory")
-        }
-        throw DefaultsError(
-          .failedSave, "\(file.path) is damaged and could not be moved aside; nothing was written")
-      }
-      file.reportDamage(
-        reason, backup: backup, suite: context.name, then: "writing this store's values anew")
-      adopt(current, identity: try file.write(current), flushed: pending, compare: false)
-    }
+      })
+    let merged = try file.mergeLocked(changes, suite: context.name, onDamage: policy)
+    // Written from this store's own values when a damaged file was replaced: nothing to
+    // compare or announce.
+    adopt(
+      merged.values, identity: merged.identity, flushed: pending, compare: !merged.replacedDamage)
     return number
   }
 
@@ -421,16 +396,10 @@ final class FileStore: StoreBackend {
         guarded.state.values = disk
         return []
       }
-      var changes: [ChangeHub.Change] = []
-      for name in Set(disk.keys).union(guarded.state.values.keys)
-      where guarded.state.changed[name] == nil {
-        let new = disk[name]
-        guard let change = ChangeHub.Change(name: name, from: guarded.state.values[name], to: new)
-        else { continue }
-        guarded.state.values[name] = new
-        changes.append(change)
+      let names = Set(disk.keys).union(guarded.state.values.keys).filter {
+        guarded.state.changed[$0] == nil
       }
-      return changes
+      return ChangeHub.reconcile(&guarded.state.values, names: names) { disk[$0] }
     }
     context.announce(changes)
   }

@@ -15,7 +15,7 @@ import Foundation
 final class FoundationChangeNotifications: Sendable {
   private struct State: @unchecked Sendable {
     // Only touched while holding `state`'s lock; the objects are immutable property lists.
-    var lastKnown: [String: Any] = [:]
+    var lastKnown: [String: StoredObject] = [:]
     var watched: Set<String> = []
   }
 
@@ -39,7 +39,7 @@ final class FoundationChangeNotifications: Sendable {
   func watch(_ names: [String]) {
     state.withLock { state in
       for name in names where state.watched.insert(name).inserted {
-        state.lastKnown[name] = read(name)
+        state.lastKnown[name] = read(name).map(StoredObject.other)
       }
     }
   }
@@ -48,7 +48,7 @@ final class FoundationChangeNotifications: Sendable {
   /// notification Darwin posts from inside it is not taken for an outside change.
   func libraryWrites(_ name: String, _ object: Any?, _ body: () -> Void) {
     state.withLock { state in
-      if state.watched.contains(name) { state.lastKnown[name] = object }
+      if state.watched.contains(name) { state.lastKnown[name] = object.map(StoredObject.other) }
     }
     Self.$writingBackend.withValue(writer, operation: body)
   }
@@ -64,15 +64,9 @@ final class FoundationChangeNotifications: Sendable {
       else { return }
     #endif
     let changes = state.withLock { state in
-      var changes: [ChangeHub.Change] = []
-      for name in state.watched {
-        let new = read(name)
-        guard let change = ChangeHub.Change(name: name, from: state.lastKnown[name], to: new)
-        else { continue }
-        state.lastKnown[name] = new
-        changes.append(change)
+      ChangeHub.reconcile(&state.lastKnown, names: state.watched) {
+        read($0).map(StoredObject.other)
       }
-      return changes
     }
     announce(changes)
   }

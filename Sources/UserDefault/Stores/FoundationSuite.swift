@@ -198,11 +198,16 @@ extension FoundationSuite {
       }
       if schedule {
         ExitFlush.install()
-        DispatchQueue.global(qos: .utility).asyncAfter(
-          deadline: .now() + FileStore.dispatchInterval(FoundationSaving.window)
-        ) { [self] in
-          try? saveNow()
-        }
+        DeferredFlush.schedule(
+          on: .global(qos: .utility), after: FoundationSaving.window,
+          flush: { [self] () throws(DefaultsError) in try saveNow() },
+          rearm: { [self] in
+            state.withLock { state in
+              guard !state.pending.isEmpty, !state.isScheduled else { return false }
+              state.isScheduled = true
+              return true
+            }
+          })
       }
     }
 
@@ -221,24 +226,12 @@ extension FoundationSuite {
       guard !pending.isEmpty else { return }
       do throws(DefaultsError) {
         try file.prepareDirectory()
-        try file.withLock { () throws(DefaultsError) in
-          var values: [String: StoredObject]
-          switch file.read() {
-          case .missing: values = [:]
-          case .values(let found, let dropped):
-            file.reportDropped(dropped, suite: suite)
-            values = found
-          case .damaged(let reason, let backup):
-            file.reportDamage(
-              reason, backup: backup, suite: suite, then: "saving the library's keys")
-            guard backup != nil else {
-              throw DefaultsError(
-                .failedSave, "\(file.path) could not be moved aside; nothing was written over it")
-            }
-            values = [:]
-          }
-          for (name, entry) in pending { values[name] = entry.object.map(StoredObject.init) }
-          try file.write(values)
+        let changes = pending.mapValues { $0.object.map(StoredObject.init) }
+        // Only the keys the library wrote are known here: they alone replace damage.
+        let policy = PreferencesFile.DamagePolicy(
+          replacement: [:], then: "saving the library's keys", reportsStuckDamage: { _ in true })
+        _ = try file.withLock { () throws(DefaultsError) in
+          try file.mergeLocked(changes, suite: suite, onDamage: policy)
         }
       } catch {
         DefaultsDiagnostics.report(error.kind, key: nil, suite: suite, error.message)

@@ -285,6 +285,77 @@ package struct PreferencesFile: Sendable {
     return .values(kept, dropped: dropped.sorted())
   }
 
+  /// What ``mergeLocked(_:suite:onDamage:)`` wrote (or found, when nothing needed writing).
+  struct Merged {
+    /// The file's values now.
+    let values: [String: StoredObject]
+    /// The file's identity now; `nil` when there is no file.
+    let identity: Identity?
+    /// Whether a damaged file was moved aside and `values` written from the caller's own.
+    let replacedDamage: Bool
+  }
+
+  /// What a writer writes when the file is damaged, and how it reports it.
+  struct DamagePolicy {
+    /// The values written in place of a damaged file that was moved aside, before the
+    /// pending changes: the library's store writes all it holds; the saver of a
+    /// Foundation suite knows only the keys it wrote, so it writes those alone.
+    let replacement: [String: StoredObject]
+    /// What happens next, for the report of a damaged file moved aside.
+    let then: String
+    /// Whether to report a damaged file that could not be moved aside; given its
+    /// identity, so a writer can report one such file once, not on every attempt.
+    let reportsStuckDamage: (Identity?) -> Bool
+  }
+
+  /// The one read-merge-write, for every writer of a preferences file; the caller holds
+  /// the file's lock (``withLock(_:)``).
+  ///
+  /// Reads the file; anything damaged is moved aside and reported, and top-level values
+  /// no property-list writer can store are dropped and reported. Applies `pending` (`nil`
+  /// removes) to what it read, or to `onDamage.replacement` in place of a damaged file,
+  /// and replaces the file atomically when anything changed. A damaged file that cannot be
+  /// moved aside is never written over.
+  ///
+  /// Cost: one read and parse; one atomic replacement (two `fsync`s) when there is
+  /// something to write.
+  ///
+  /// - Parameters:
+  ///   - pending: The changes to apply, by name.
+  ///   - suite: The suite, for reports.
+  ///   - onDamage: What to write in place of a damaged file, and how to report one.
+  /// - Returns: The values and identity of the file now.
+  /// - Throws: ``DefaultsError`` of kind ``DefaultsDiagnostic/Kind/failedSave`` when the
+  ///   file cannot be written, or is damaged and cannot be moved aside.
+  func mergeLocked(
+    _ pending: [String: StoredObject?], suite: String?, onDamage: DamagePolicy
+  ) throws(DefaultsError) -> Merged {
+    var values: [String: StoredObject]
+    var mustWrite = !pending.isEmpty
+    var replacedDamage = false
+    switch read() {
+    case .missing:
+      values = [:]
+    case .values(let found, let dropped):
+      reportDropped(dropped, suite: suite)
+      values = found
+      mustWrite = mustWrite || !dropped.isEmpty
+    case .damaged(let reason, backup: nil):
+      if onDamage.reportsStuckDamage(identity()) {
+        reportDamage(reason, backup: nil, suite: suite, then: "values stay in memory")
+      }
+      throw DefaultsError(
+        .failedSave, "\(path) is damaged and could not be moved aside; nothing was written")
+    case .damaged(let reason, let backup?):
+      reportDamage(reason, backup: backup, suite: suite, then: onDamage.then)
+      values = onDamage.replacement
+      (mustWrite, replacedDamage) = (true, true)
+    }
+    for (name, object) in pending { values[name] = object }
+    let identity = mustWrite ? try write(values) : identity()
+    return Merged(values: values, identity: identity, replacedDamage: replacedDamage)
+  }
+
   /// The read buffer kept between reads (see ``Spare``).
   private static let spareBytes = Spare<FileBytes> { $0.capacity }
 

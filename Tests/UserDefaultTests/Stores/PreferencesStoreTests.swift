@@ -170,9 +170,9 @@ struct PreferencesStoreTests {
 
   @Test("Regression: a flush window of whole seconds kept its seconds (was flushed at once)")
   func flushWindowKeepsWholeSeconds() {
-    #expect(FileStore.dispatchInterval(.seconds(3600)) == .nanoseconds(3_600_000_000_000))
-    #expect(FileStore.dispatchInterval(.milliseconds(1_500)) == .nanoseconds(1_500_000_000))
-    #expect(FileStore.dispatchInterval(.milliseconds(100)) == .nanoseconds(100_000_000))
+    #expect(DeferredFlush.dispatchInterval(.seconds(3600)) == .nanoseconds(3_600_000_000_000))
+    #expect(DeferredFlush.dispatchInterval(.milliseconds(1_500)) == .nanoseconds(1_500_000_000))
+    #expect(DeferredFlush.dispatchInterval(.milliseconds(100)) == .nanoseconds(100_000_000))
   }
 
   @Test func filesAndDirectoryHavePrivatePermissions() throws {
