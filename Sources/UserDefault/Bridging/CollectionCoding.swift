@@ -9,23 +9,11 @@ protocol CollectionBridging {
 
 extension ValueCoding {
   /// Encodes one element; a `nil` element cannot live in a property list and is refused.
-  fileprivate func encodeElement(_ element: Value, at path: String) throws(DefaultsError) -> Any {
-    do throws(DefaultsError) {
-      guard let object = try encode(element) else {
-        throw DefaultsError(.refusedValue, "nil cannot be stored inside a property list")
-      }
-      return object
-    } catch {
-      throw DefaultsError(error.kind, "\(path): \(error.message)")
+  fileprivate func encodeElement(_ element: Value) throws(DefaultsError) -> Any {
+    guard let object = try encode(element) else {
+      throw DefaultsError(.refusedValue, "nil cannot be stored inside a property list")
     }
-  }
-
-  /// Decodes one element; one bad element fails the whole read (reported by the caller)
-  /// rather than being dropped: a later write would otherwise lose it for good.
-  fileprivate func decodeElement(_ object: Any, at path: String) throws(DefaultsError) -> Value {
-    do throws(DefaultsError) { return try decode(object) } catch {
-      throw DefaultsError(error.kind, "\(path): \(error.message)")
-    }
+    return object
   }
 }
 
@@ -64,24 +52,14 @@ struct ArrayCoding<Element>: ValueCoding {
   var storage: StorageForm { .propertyList }
 
   func encode(_ array: [Element]) throws(DefaultsError) -> Any? {
-    var objects: [Any] = []
-    objects.reserveCapacity(array.count)
-    for (index, value) in array.enumerated() {
-      objects.append(try element.encodeElement(value, at: "element \(index)"))
-    }
-    return objects
+    try CollectionElements.map(array, element.encodeElement)
   }
 
   func decode(_ object: Any) throws(DefaultsError) -> [Element] {
     guard let objects = PropertyListObject.array(object) else {
       throw .wrongType([Element].self, found: object)
     }
-    var result: [Element] = []
-    result.reserveCapacity(objects.count)
-    for (index, value) in objects.enumerated() {
-      result.append(try element.decodeElement(value, at: "element \(index)"))
-    }
-    return result
+    return try CollectionElements.map(objects, element.decode)
   }
 }
 
@@ -102,23 +80,13 @@ struct DictionaryCoding<Value>: ValueCoding {
   var storage: StorageForm { .propertyList }
 
   func encode(_ dictionary: [String: Value]) throws(DefaultsError) -> Any? {
-    var objects: [String: Any] = [:]
-    objects.reserveCapacity(dictionary.count)
-    for (key, value) in dictionary {
-      objects[key] = try element.encodeElement(value, at: "value for \"\(key)\"")
-    }
-    return objects
+    try CollectionElements.mapValues(dictionary, element.encodeElement)
   }
 
   func decode(_ object: Any) throws(DefaultsError) -> [String: Value] {
     guard let objects = PropertyListObject.dictionary(object) else {
       throw .wrongType([String: Value].self, found: object)
     }
-    var result: [String: Value] = [:]
-    result.reserveCapacity(objects.count)
-    for (key, value) in objects {
-      result[key] = try element.decodeElement(value, at: "value for \"\(key)\"")
-    }
-    return result
+    return try CollectionElements.mapValues(objects, element.decode)
   }
 }

@@ -191,56 +191,34 @@ extension UInt64: PropertyListValue, UnsignedPropertyListInteger {}
 extension Array: PropertyListValue where Element: PropertyListValue {}
 extension Array: PropertyListCoded where Element: PropertyListCoded {
   func propertyListObject() throws(DefaultsError) -> Any {
-    var objects: [Any] = []
-    objects.reserveCapacity(count)
-    for (index, element) in enumerated() {
-      do { objects.append(try element.propertyListObject()) } catch {
-        throw DefaultsError(error.kind, "element \(index): \(error.message)")
-      }
+    try CollectionElements.map(self) { (element) throws(DefaultsError) -> Any in
+      try element.propertyListObject()
     }
-    return objects
   }
   init(propertyListObject object: Any) throws(DefaultsError) {
     guard let objects = PropertyListObject.array(object) else {
       throw .wrongType([Element].self, found: object)
     }
-    var result: [Element] = []
-    result.reserveCapacity(objects.count)
-    for (index, element) in objects.enumerated() {
-      // One bad element fails the whole read (and is reported by the caller) rather
-      // than being dropped silently: a later write would otherwise lose it for good.
-      do { result.append(try Element(propertyListObject: element)) } catch {
-        throw DefaultsError(error.kind, "element \(index): \(error.message)")
-      }
+    self = try CollectionElements.map(objects) { (element) throws(DefaultsError) in
+      try Element(propertyListObject: element)
     }
-    self = result
   }
 }
 
 extension Dictionary: PropertyListValue where Key == String, Value: PropertyListValue {}
 extension Dictionary: PropertyListCoded where Key == String, Value: PropertyListCoded {
   func propertyListObject() throws(DefaultsError) -> Any {
-    var objects: [String: Any] = [:]
-    objects.reserveCapacity(count)
-    for (key, value) in self {
-      do { objects[key] = try value.propertyListObject() } catch {
-        throw DefaultsError(error.kind, "value for \"\(key)\": \(error.message)")
-      }
+    try CollectionElements.mapValues(self) { (value) throws(DefaultsError) -> Any in
+      try value.propertyListObject()
     }
-    return objects
   }
   init(propertyListObject object: Any) throws(DefaultsError) {
     guard let objects = PropertyListObject.dictionary(object) else {
       throw .wrongType([String: Value].self, found: object)
     }
-    var result: [String: Value] = [:]
-    result.reserveCapacity(objects.count)
-    for (key, element) in objects {
-      do { result[key] = try Value(propertyListObject: element) } catch {
-        throw DefaultsError(error.kind, "value for \"\(key)\": \(error.message)")
-      }
+    self = try CollectionElements.mapValues(objects) { (element) throws(DefaultsError) in
+      try Value(propertyListObject: element)
     }
-    self = result
   }
 }
 

@@ -160,20 +160,10 @@ extension Array: UserDefaultable where Element: UserDefaultable {
   }
   public var storableValue: [Element.BaseType] { map(\.storableValue) }
   public static func storableValue(of value: Self) throws(DefaultsError) -> [Element.BaseType] {
-    var result: [Element.BaseType] = []
-    result.reserveCapacity(value.count)
-    for element in value { result.append(try Element.storableValue(of: element)) }
-    return result
+    try CollectionElements.map(value, Element.storableValue(of:))
   }
   public static func decoded(from base: [Element.BaseType]) throws(DefaultsError) -> Self {
-    var result: [Element] = []
-    result.reserveCapacity(base.count)
-    for (index, element) in base.enumerated() {
-      do throws(DefaultsError) { result.append(try Element.decoded(from: element)) } catch {
-        throw DefaultsError(error.kind, "element \(index): \(error.message)")
-      }
-    }
-    return result
+    try CollectionElements.map(base, Element.decoded(from:))
   }
 }
 
@@ -205,19 +195,10 @@ extension Dictionary: UserDefaultable where Key == String, Value: UserDefaultabl
   public var storableValue: [String: Value.BaseType] { mapValues(\.storableValue) }
   public static func storableValue(of value: Self) throws(DefaultsError) -> [String: Value.BaseType]
   {
-    var result: [String: Value.BaseType] = [:]
-    for (key, element) in value { result[key] = try Value.storableValue(of: element) }
-    return result
+    try CollectionElements.mapValues(value, Value.storableValue(of:))
   }
   public static func decoded(from base: [String: Value.BaseType]) throws(DefaultsError) -> Self {
-    var result: [String: Value] = [:]
-    result.reserveCapacity(base.count)
-    for (key, element) in base {
-      do throws(DefaultsError) { result[key] = try Value.decoded(from: element) } catch {
-        throw DefaultsError(error.kind, "value for \"\(key)\": \(error.message)")
-      }
-    }
-    return result
+    try CollectionElements.mapValues(base, Value.decoded(from:))
   }
 }
 
