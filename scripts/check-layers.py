@@ -1,13 +1,20 @@
 #!/usr/bin/env python3
-"""Checks that the core module's folders are layers: a file names no type declared in a
-folder above its own, and no two folders name each other (directly or in a cycle).
+"""Checks that the core module's folders are layers: a file names nothing declared in a
+folder above its own, so no two folders name each other (directly or in a cycle).
 
-A reference is a type name declared at the top level of a file in another folder, used
-in code (comments and string literals are not code). Extensions count: `extension X` in
-a file names X. The order, top first, is LAYERS below; the README's "Architecture"
-section says what each layer holds.
+A reference is, in code (comments and string literals are not code):
+- a type declared at the top level of a file in another folder; `extension X` names X;
+- a member that a folder adds in an extension of a type it does not declare (say
+  `extension UserDefaults { func value(_:forKey:) }`), called or read in another folder.
+  Such a member is known by its name and argument labels; a call matches when its labels
+  are the declaration's, less parameters with a default or a trailing closure. A member
+  declared twice in the module (an overload or an override) is ambiguous and not followed.
+The order, top first, is LAYERS below; the README's "Architecture" section says what
+each layer holds.
 
-Usage: scripts/check-layers.py [--graph]   (exit status 1 on any upward reference)
+Usage: scripts/check-layers.py [--graph] [--self-test]
+  exit status 1 on any upward reference. --self-test first checks the checker: a made-up
+  file in Stores/ that names a type and calls a member of Surfaces/ must be caught.
 """
 import os
 import re
@@ -17,6 +24,11 @@ from collections import defaultdict
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Sources", "UserDefault")
 
 # Top first. A folder may name types of the folders after it, never of those before it.
+# Names the library's extensions give members that the standard library or Foundation
+# also has on other types (`removeValue(forKey:)` of a dictionary): their calls cannot be
+# told apart by text, so they are not followed.
+SHARED_NAMES = {"removeValue"}
+
 LAYERS = [
     "Surfaces",
     "Migration",
@@ -34,6 +46,118 @@ DECLARATION = re.compile(
     r"|@[\w.]+(?:\([^)]*\))?)\s+)*(?:struct|class|enum|protocol|actor|typealias)\s+(\w+)",
     re.M)
 IDENTIFIER = re.compile(r"\b[A-Z]\w*\b")
+EXTENSION = re.compile(r"^(?:(?:public|package|internal|private|fileprivate)\s+)?extension\s+([\w.]+)", re.M)
+MEMBER = re.compile(
+    r"^  (?:(?:public|package|internal|private|fileprivate|open|static|class|final|override"
+    r"|mutating|nonmutating|consuming|borrowing|@[\w.]+(?:\([^)]*\))?)\s+)*"
+    r"(func|var|let)\s+(`?\w+`?)", re.M)
+
+
+def split_top_level(text):
+    """`text` split at the commas outside brackets, parentheses and braces."""
+    parts, depth, start = [], 0, 0
+    for i, c in enumerate(text):
+        if c in "([{<":
+            depth += 1
+        elif c in ")]}>":
+            depth -= 1
+        elif c == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    parts.append(text[start:])
+    return [p for p in parts if p.strip()]
+
+
+def balanced(text, open_at):
+    """The text between the parenthesis at `open_at` and its match."""
+    depth = 0
+    for i in range(open_at, len(text)):
+        if text[i] == "(":
+            depth += 1
+        elif text[i] == ")":
+            depth -= 1
+            if depth == 0:
+                return text[open_at + 1:i]
+    return text[open_at + 1:]
+
+
+def parameters(declaration):
+    """(label or None, skippable) for each parameter of a declaration's list."""
+    result = []
+    for part in split_top_level(declaration):
+        head, _, rest = part.partition(":")
+        names = head.split()
+        label = names[0] if names else None
+        skippable = "=" in rest or "->" in rest
+        result.append((None if label == "_" else label, skippable))
+    return result
+
+
+def call_labels(arguments):
+    labels = []
+    for part in split_top_level(arguments):
+        match = re.match(r"\s*(\w+)\s*:(?!:)", part)
+        labels.append(match.group(1) if match else None)
+    return labels
+
+
+def matches(declared, labels):
+    """Whether a call with `labels` can call a declaration with `declared` parameters."""
+    def walk(d, c):
+        if c == len(labels):
+            return all(skippable for _, skippable in declared[d:])
+        if d == len(declared):
+            return False
+        label, skippable = declared[d]
+        if label == labels[c] and walk(d + 1, c + 1):
+            return True
+        return skippable and walk(d + 1, c)
+    return walk(0, 0)
+
+
+def braced(text, open_at):
+    """The text between the brace at `open_at` and its match."""
+    depth = 0
+    for i in range(open_at, len(text)):
+        if text[i] == "{":
+            depth += 1
+        elif text[i] == "}":
+            depth -= 1
+            if depth == 0:
+                return text[open_at + 1:i]
+    return text[open_at + 1:]
+
+
+def signature(kind, name, params):
+    """A member's identity: a property by its name, a function by its name and labels."""
+    return (name, tuple(label for label, _ in params)) if kind == "func" else name
+
+
+def members_in(body):
+    """(kind, name, parameters) of each member declared one level into `body`; a property
+    of a function type is a "closure", callable with unlabelled arguments."""
+    for m in MEMBER.finditer(body):
+        kind, name = m.group(1), m.group(2).strip("`")
+        params = None
+        if kind == "func":
+            params = parameters(balanced(body, body.find("(", m.end())))
+        elif "->" in body[m.end():body.find("\n", m.end())]:
+            kind = "closure"
+        yield kind, name, params
+
+
+def extension_members(files, owner):
+    """Members added by extensions of types a folder does not declare (Foundation's, or
+    a nested type), by signature: signature -> list of (folder, kind, name, parameters)."""
+    members = defaultdict(list)
+    for full, (folder, code) in files.items():
+        for m in EXTENSION.finditer(code):
+            base = m.group(1).split(".")[0]
+            if base in owner and owner[base][0] == folder and "." not in m.group(1):
+                continue  # a type of its own folder: its members are that type's
+            for kind, name, params in members_in(braced(code, code.find("{", m.end()))):
+                members[signature(kind, name, params)].append((folder, kind, name, params))
+    return members
 
 
 def code_of(text):
@@ -63,6 +187,14 @@ def code_of(text):
     return "".join(out)
 
 
+SELF_TEST = """
+func probeLayers(_ defaults: UserDefaults) -> Any {
+  _ = defaults.value(URL?.self, forKey: "x")
+  return ObserverGroup<Int>.self
+}
+"""
+
+
 def main():
     files = {}
     for folder in sorted(os.listdir(ROOT)):
@@ -78,6 +210,8 @@ def main():
                     full = os.path.join(dirpath, name)
                     with open(full, encoding="utf-8") as handle:
                         files[full] = (folder, code_of(handle.read()))
+    if "--self-test" in sys.argv:
+        files[os.path.join(ROOT, "Stores", "SelfTest.swift")] = ("Stores", code_of(SELF_TEST))
     owner = {}
     for full, (folder, code) in files.items():
         for name in DECLARATION.findall(code):
@@ -87,6 +221,50 @@ def main():
             owner[name] = (folder, full)
     edges = defaultdict(set)
     upward = []
+    members = extension_members(files, owner)
+    # Every declaration anywhere, by name, to tell which one a call calls: a call follows
+    # a member only when no other function (or closure property) of that name fits it.
+    functions = defaultdict(list)
+    properties = defaultdict(int)
+    for full, (folder, code) in files.items():
+        # Shifted to two columns, so that top-level and nested declarations are seen too.
+        shifted = "\n".join("  " + line.lstrip() if re.match(r"^(?:    )*\S", line) else line
+                             for line in code.split("\n"))
+        for kind, name, params in members_in(shifted):
+            if kind == "func":
+                functions[name].append(params)
+            elif kind == "closure":
+                functions[name].append(None)
+            else:
+                properties[name] += 1
+    for key, places in members.items():
+        if len(places) != 1:
+            continue
+        target, kind, name, params = places[0]
+        if name in SHARED_NAMES or kind == "closure":
+            continue
+        if kind != "func" and (properties[name] != 1 or name in functions):
+            continue
+        pattern = re.compile(r"(?<![\w])" + re.escape(name) + (r"\s*\(" if kind == "func" else r"\b(?!\s*[(:])"))
+        for full, (folder, code) in files.items():
+            if folder == target:
+                continue
+            for m in pattern.finditer(code):
+                before = code[max(0, m.start() - 12):m.start()]
+                if re.search(r"(func|var|let|case)\s+$", before):
+                    continue
+                if kind == "func":
+                    labels = call_labels(balanced(code, m.end() - 1))
+                    fitting = [p for p in functions[name]
+                               if (all(l is None for l in labels) if p is None else matches(p, labels))]
+                    if fitting != [params]:
+                        continue
+                edges[folder].add(target)
+                if LAYERS.index(target) < LAYERS.index(folder):
+                    line_number = code.count("\n", 0, m.start()) + 1
+                    relative = os.path.relpath(full, os.path.join(ROOT, "..", ".."))
+                    upward.append(f"{relative}:{line_number}: {folder}/ uses {name} of {target}/")
+                break
     for full, (folder, code) in files.items():
         rank = LAYERS.index(folder)
         seen = set()
@@ -105,6 +283,13 @@ def main():
     if "--graph" in sys.argv:
         for folder in LAYERS:
             print(f"{folder} -> {', '.join(sorted(edges[folder], key=LAYERS.index)) or '(nothing)'}")
+    if "--self-test" in sys.argv:
+        caught = [line for line in upward if "SelfTest.swift" in line]
+        if len(caught) != 2:
+            print(f"check-layers: the self-test's 2 upward references gave {caught}")
+            return 1
+        upward = [line for line in upward if "SelfTest.swift" not in line]
+        print("check-layers: self-test caught a type and a member named upward")
     if upward:
         print(f"check-layers: {len(upward)} references run up the layers:")
         print("\n".join(sorted(upward)))
