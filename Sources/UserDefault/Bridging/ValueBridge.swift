@@ -32,6 +32,7 @@ struct ValueBridge<Value>: Sendable {
   var storage: StorageForm { coding.storage }
 
   /// Turns a value into the object to store; `nil` means remove the stored value.
+  @usableFromInline
   func encode(_ value: Value) throws(DefaultsError) -> Any? { try coding.encode(value) }
   /// Turns a stored object back into a value.
   func decode(_ object: Any) throws(DefaultsError) -> Value { try coding.decode(object) }

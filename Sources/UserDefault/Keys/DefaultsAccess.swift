@@ -128,22 +128,35 @@ struct DefaultsAccess: Sendable {
 
   /// Stores `value`; an optional `nil` removes the stored value. A value that cannot be
   /// stored, or an invalid key name, is reported and nothing is written.
-  @usableFromInline
+  ///
+  /// Inlinable, so that it is specialised for `Value` where it is called: unspecialised,
+  /// it asked the runtime for the metadata of `KeyDescriptor<Value>` and
+  /// `ValueBridge<Value>` on every write (about 650 of a Foundation write's 2,750
+  /// instructions beyond Foundation's own `set`, callgrind).
+  @inlinable
   func write<Value>(_ value: Value, for key: KeyDescriptor<Value>) {
-    guard key.isValidName else {
-      KeyName.validate(key.name, suite: suite.name)
-      return
-    }
-    do {
-      guard let object = try key.bridge.encode(value) else {
-        remove(key.name)
-        return
-      }
-      set(object, forName: key.name, trackingPath: key.trackingPath)
+    guard key.isValidName else { return refuseInvalidName(key.name) }
+    let object: Any?
+    do throws(DefaultsError) {
+      object = try key.bridge.encode(value)
     } catch {
-      DefaultsDiagnostics.report(
-        error.kind, key: key.name, suite: suite.name, "\(error.message); nothing was written")
+      return reportUnwritable(error, name: key.name)
     }
+    guard let object else { return remove(key.name) }
+    set(object, forName: key.name, trackingPath: key.trackingPath)
+  }
+
+  /// Reports a write refused for its key's name (see ``KeyName``).
+  @usableFromInline
+  func refuseInvalidName(_ name: String) {
+    KeyName.validate(name, suite: suite.name)
+  }
+
+  /// Reports a value that has no stored form; nothing was written.
+  @usableFromInline
+  func reportUnwritable(_ error: DefaultsError, name: String) {
+    DefaultsDiagnostics.report(
+      error.kind, key: name, suite: suite.name, "\(error.message); nothing was written")
   }
 
   /// Stores an untyped value after checking that it is a property list; `nil` removes.
@@ -152,11 +165,13 @@ struct DefaultsAccess: Sendable {
     try backend.storeObject(value, forName: name)
   }
 
+  @usableFromInline
   func remove(_ name: String) {
     backend.update(name, to: nil, trackingPath: nil)
   }
 
-  private func set(_ object: Any, forName name: String, trackingPath: TrackedKeys.Path? = nil) {
+  @usableFromInline
+  func set(_ object: Any, forName name: String, trackingPath: TrackedKeys.Path?) {
     backend.update(name, to: object, trackingPath: trackingPath)
   }
 }

@@ -8,7 +8,7 @@ struct KeyDescriptor<Value> {
   @usableFromInline let bridge: ValueBridge<Value>
   @usableFromInline let defaultValue: DefaultValue<Value>
   /// Whether the name can be stored; an invalid key refuses writes (see ``KeyName``).
-  let isValidName: Bool
+  @usableFromInline let isValidName: Bool
   /// The key path that stands for this name in the Observation framework, looked up once.
   @usableFromInline let trackingPath: TrackedKeys.Path
 

@@ -14,8 +14,9 @@ import Foundation
 /// The store writes its file with this instead of `PropertyListSerialization` because on
 /// Linux the latter spends about 12 ms serialising 1,000 integers (bridging every value to
 /// an `NSObject`), which dominated a flush; this writer takes well under a millisecond for
-/// the same (see the benchmark). Reading still goes through `PropertyListSerialization`,
-/// and the tests check that every value written here parses back equal. Anything it is
+/// the same (see the benchmark). The library's own streaming reader
+/// (``PropertyListXMLReader``) reads what it writes, with `PropertyListSerialization` for
+/// anything else; the tests check that every value written here parses back equal in both. Anything it is
 /// not sure to write exactly (an unknown object type, a string holding NUL) makes it
 /// return `nil`, and the caller falls back to `PropertyListSerialization`.
 struct PropertyListXMLWriter {
