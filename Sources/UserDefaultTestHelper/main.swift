@@ -94,6 +94,19 @@ case "read":
   }
 case "set" where arguments.count == 5:
   defaults[UserDefaults.Key<Int>(arguments[3], default: 0)] = Int(arguments[4]) ?? 0
+case "write-sequence" where arguments.count >= 4:
+  // Runs the steps after the suite: `key=value` writes an Int through a typed key,
+  // `-key` removes it, `save` saves at once (printing what saveNow() answered).
+  for step in arguments.dropFirst(3) {
+    if step == "save" {
+      print("saved \(FoundationSaving.saveNow())")
+    } else if step.hasPrefix("-") {
+      defaults[UserDefaults.Key<Int?>(String(step.dropFirst()))] = nil
+    } else if let equals = step.firstIndex(of: "=") {
+      defaults[UserDefaults.Key<Int>(String(step[..<equals]), default: 0)] =
+        Int(step[step.index(after: equals)...]) ?? 0
+    }
+  }
 case "set-and-save" where arguments.count == 5:
   // Writes one Int through a typed key and saves at once; prints what saveNow() answered.
   defaults[UserDefaults.Key<Int>(arguments[3], default: 0)] = Int(arguments[4]) ?? 0

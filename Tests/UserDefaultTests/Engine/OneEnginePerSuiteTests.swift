@@ -114,6 +114,29 @@ struct OneEnginePerSuiteTests {
     #expect(values["count"] as? Int == 5)
   }
 
+  @Test(
+    "The default path saves the latest write of each key, whatever order keys are written in",
+    arguments: [
+      // Steps, then what the file holds after them.
+      (["a=1", "b=2", "a=3", "save"], ["a": 3, "b": 2]),
+      (["a=1", "b=2", "a=3", "save", "b=4", "save"], ["a": 3, "b": 4]),
+      (["a=1", "a=2", "save", "a=5", "b=1", "a=6", "save"], ["a": 6, "b": 1]),
+      // An older write of a key left behind by a save would come back in the next one.
+      (["a=5", "b=1", "a=6", "save", "c=1", "save"], ["a": 6, "b": 1, "c": 1]),
+      (["a=1", "b=2", "a=3", "-a", "save"], ["b": 2]),
+      (["a=1", "save", "b=2", "-a", "b=3", "save"], ["b": 3]),
+    ])
+  func defaultPathSavesTheLatestWriteOfEachKey(steps: [String], expected: [String: Int]) throws {
+    let directory = TemporaryDirectory()
+    let result = try ChildProcess.run(
+      "UserDefaultTestHelper", ["write-sequence", "sequence"] + steps,
+      environment: ["XDG_CONFIG_HOME": directory.path, "HOME": directory.path])
+    #expect(result.status == 0, "\(result.error)")
+    #expect(!result.output.contains("saved false"), "\(result.output)")
+    let values = try PropertyListFile.values(at: directory.path + "/sequence.plist")
+    #expect(values.mapValues { $0 as? Int } == expected.mapValues { $0 })
+  }
+
   @Test("Item 3: on the default path the library's keys are merged into the file, others kept")
   func defaultPathMergesIntoTheFile() throws {
     let directory = TemporaryDirectory()
