@@ -68,13 +68,13 @@ def split_top_level(text):
     return [p for p in parts if p.strip()]
 
 
-def balanced(text, open_at):
-    """The text between the parenthesis at `open_at` and its match."""
+def enclosed(text, open_at, opening="(", closing=")"):
+    """The text between the bracket at `open_at` and the one that closes it."""
     depth = 0
     for i in range(open_at, len(text)):
-        if text[i] == "(":
+        if text[i] == opening:
             depth += 1
-        elif text[i] == ")":
+        elif text[i] == closing:
             depth -= 1
             if depth == 0:
                 return text[open_at + 1:i]
@@ -115,19 +115,6 @@ def matches(declared, labels):
     return walk(0, 0)
 
 
-def braced(text, open_at):
-    """The text between the brace at `open_at` and its match."""
-    depth = 0
-    for i in range(open_at, len(text)):
-        if text[i] == "{":
-            depth += 1
-        elif text[i] == "}":
-            depth -= 1
-            if depth == 0:
-                return text[open_at + 1:i]
-    return text[open_at + 1:]
-
-
 def signature(kind, name, params):
     """A member's identity: a property by its name, a function by its name and labels."""
     return (name, tuple(label for label, _ in params)) if kind == "func" else name
@@ -140,7 +127,7 @@ def members_in(body):
         kind, name = m.group(1), m.group(2).strip("`")
         params = None
         if kind == "func":
-            params = parameters(balanced(body, body.find("(", m.end())))
+            params = parameters(enclosed(body, body.find("(", m.end())))
         elif "->" in body[m.end():body.find("\n", m.end())]:
             kind = "closure"
         yield kind, name, params
@@ -155,7 +142,7 @@ def extension_members(files, owner):
             base = m.group(1).split(".")[0]
             if base in owner and owner[base][0] == folder and "." not in m.group(1):
                 continue  # a type of its own folder: its members are that type's
-            for kind, name, params in members_in(braced(code, code.find("{", m.end()))):
+            for kind, name, params in members_in(enclosed(code, code.find("{", m.end()), "{", "}")):
                 members[signature(kind, name, params)].append((folder, kind, name, params))
     return members
 
@@ -254,7 +241,7 @@ def main():
                 if re.search(r"(func|var|let|case)\s+$", before):
                     continue
                 if kind == "func":
-                    labels = call_labels(balanced(code, m.end() - 1))
+                    labels = call_labels(enclosed(code, m.end() - 1))
                     fitting = [p for p in functions[name]
                                if (all(l is None for l in labels) if p is None else matches(p, labels))]
                     if fitting != [params]:
