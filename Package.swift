@@ -67,6 +67,7 @@ let package = Package(
     .library(name: "UserDefault", targets: ["UserDefault"]),
     .library(name: "DefaultEntry", targets: ["DefaultEntry"]),
     .library(name: "SafeDefaultsKit", targets: ["SafeDefaultsKit"]),
+    .library(name: "UserDefaultTesting", targets: ["UserDefaultTesting"]),
     .executable(name: "UserDefaultExample", targets: ["UserDefaultExample"]),
     .executable(name: "defaults", targets: ["defaults"]),
   ],
@@ -75,6 +76,7 @@ let package = Package(
   targets: [
     .target(name: "UserDefault"),
     .target(name: "SafeDefaultsKit", dependencies: ["UserDefault"]),
+    .target(name: "UserDefaultTesting", dependencies: ["UserDefault"]),
     .macro(
       name: "DefaultEntryMacros",
       dependencies: swiftSyntaxProducts,
@@ -92,7 +94,7 @@ let package = Package(
     .testTarget(
       name: "UserDefaultTests",
       dependencies: [
-        "UserDefault", "SafeDefaultsKit", "DefaultEntry", "DefaultsCommand",
+        "UserDefault", "SafeDefaultsKit", "DefaultEntry", "DefaultsCommand", "UserDefaultTesting",
         "UserDefaultTestHelper",
         "defaults",
       ]

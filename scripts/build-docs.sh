@@ -10,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=.build/docs
-modules=(UserDefault DefaultEntry SafeDefaultsKit)
+modules=(UserDefault DefaultEntry SafeDefaultsKit UserDefaultTesting)
 triple=$(swift -print-target-info | sed -n 's/.*"triple": "\([^"]*\)".*/\1/p' | head -1)
 for module in "${modules[@]}"; do
   swift build --target "$module" >/dev/null

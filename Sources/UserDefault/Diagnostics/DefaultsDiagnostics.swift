@@ -26,16 +26,64 @@ public enum DefaultsDiagnostics {
     set { current.withLock { $0 = newValue } }
   }
 
-  /// Sends an event to the current handler, on the calling thread.
+  /// The handler of the innermost ``withHandler(_:operation:)`` of the current task.
+  @TaskLocal private static var scoped: Handler?
+
+  /// Runs `operation` with `handler` receiving the events this task and its child tasks
+  /// raise, in place of the global ``handler``. Scopes nest; the innermost wins. Events
+  /// raised on other threads (a background flush, the poll of a file) still go to the
+  /// global handler.
   ///
-  /// Cost: a lock to read the handler (not held while it runs), plus whatever the handler does.
+  /// ```swift
+  /// var events: [DefaultsDiagnostic] = []   // in a test: collect, then expect
+  /// DefaultsDiagnostics.withHandler({ event in record(event) }) {
+  ///   _ = defaults[.launchCount]   // a wrong type stored here reaches `record`
+  /// }
+  /// ```
+  ///
+  /// Cost: a task-local binding for the scope; each report reads it (tens of ns).
+  ///
+  /// - Parameters:
+  ///   - handler: Receives the events raised inside `operation`.
+  ///   - operation: The code to run.
+  /// - Returns: What `operation` returns.
+  /// - Throws: What `operation` throws.
+  public static func withHandler<Result>(
+    _ handler: @escaping Handler, operation: () throws -> Result
+  ) rethrows -> Result {
+    try $scoped.withValue(handler, operation: operation)
+  }
+
+  /// ``withHandler(_:operation:)`` for asynchronous code: the scope covers the operation
+  /// and every child task it starts.
+  ///
+  /// - Parameters:
+  ///   - handler: Receives the events raised inside `operation`.
+  ///   - isolation: The actor the operation runs on; the caller's, by default.
+  ///   - operation: The code to run.
+  /// - Returns: What `operation` returns.
+  /// - Throws: What `operation` throws.
+  ///
+  /// `await DefaultsDiagnostics.withHandler({ print($0) }) { await model.load() }`
+  public static func withHandler<Result>(
+    _ handler: @escaping Handler, isolation: isolated (any Actor)? = #isolation,
+    operation: () async throws -> Result
+  ) async rethrows -> Result {
+    try await $scoped.withValue(handler, operation: operation, isolation: isolation)
+  }
+
+  /// Sends an event to the current task's scoped handler, else the global one, on the
+  /// calling thread.
+  ///
+  /// Cost: a task-local read and a lock to read the handler (not held while it runs),
+  /// plus whatever the handler does.
   ///
   /// - Parameters:
   ///   - event: The problem to report.
   ///
   /// `DefaultsDiagnostics.report(event)`
   static func report(_ event: DefaultsDiagnostic) {
-    let handler = current.withLock { $0 }
+    let handler = scoped ?? current.withLock { $0 }
     handler(event)
   }
 

@@ -21,6 +21,9 @@ import Foundation
 /// library saves nothing.
 final class FoundationSuite: StoreBackend {
   let context: SuiteContext
+  /// Whether this is the standard suite's backend, which a scoped default
+  /// (``ScopedDefault``) stands in for.
+  let isStandard: Bool
   /// `context.hub.tracking`, kept here too: a read reaches a property of its own backend
   /// without a retain, where the chain through the context costs a retain and a release.
   private let tracking: TrackedKeys
@@ -38,6 +41,7 @@ final class FoundationSuite: StoreBackend {
   /// `saving` says (always `.none` on Apple platforms, where Foundation saves).
   init(name: String?, defaults: UserDefaults, saving: SavingPlace) {
     self.context = SuiteContext(name: name, seesEveryWrite: false)
+    self.isStandard = name == nil
     self.tracking = context.hub.tracking
     self.defaults = Instance(value: defaults)
     switch saving {

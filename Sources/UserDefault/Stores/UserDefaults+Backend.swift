@@ -7,7 +7,9 @@ extension UserDefaults {
   /// A ``PreferencesStore`` carries its store: a `final` class, so it is told by one
   /// comparison of its class, and its store is lent without a retain. Any other instance
   /// is found in ``FoundationInstances`` (once per instance; then the thread's record of
-  /// the last instance it resolved, or one lock and lookup).
+  /// the last instance it resolved, or one lock and lookup). The standard suite gives way
+  /// to the task's scoped default, if it has one (``ScopedDefault``): one more check of a
+  /// flag outside every scope.
   ///
   /// - Parameter body: What to do with the backend; it must not keep it past the call
   ///   (``backend`` gives one to keep).
@@ -18,7 +20,12 @@ extension UserDefaults {
       // Cannot fail: the class was compared above; `as?` would hand back a retained store.
       return body(unsafeDowncast(self, to: PreferencesStore.self).fileStore)
     }
-    return FoundationInstances.withBackend(of: self) { body($0) }
+    return FoundationInstances.withBackend(of: self) { backend in
+      if backend.isStandard, let scoped = ScopedDefault.current, scoped !== self {
+        return scoped.withBackend(body)
+      }
+      return body(backend)
+    }
   }
 
   /// The backend of this instance's suite, retained: for callers that keep it (an
