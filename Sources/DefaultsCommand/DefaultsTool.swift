@@ -27,7 +27,7 @@ package struct DefaultsTool {
     output: @escaping @Sendable (String) -> Void
   ) throws(ToolError) {
     guard let directory else {
-      throw ToolError("neither XDG_CONFIG_HOME nor HOME is set: no preferences directory")
+      throw ToolError(PreferencesFile.noDirectoryReason() + ": no preferences directory")
     }
     self.directory = directory
     self.host = host
@@ -37,7 +37,9 @@ package struct DefaultsTool {
   package func run(_ command: ToolCommand) throws(ToolError) {
     switch command {
     case .help(let verb): output(Self.usage(verb: verb))
-    case .domains: output(try domains().joined(separator: ", "))
+    // macOS leaves the global domain out of the list (it is read with -g).
+    case .domains:
+      output(try domains().filter { $0 != ToolArguments.globalDomain }.joined(separator: ", "))
     case .read(let domain, let key): try read(domain: domain, key: key)
     case .readType(let domain, let key): try readType(domain: domain, key: key)
     case .write(let domain, let key, let action): try write(domain: domain, key: key, action)
@@ -250,8 +252,18 @@ package struct DefaultsTool {
     }
   }
 
+  /// Flushes `store`. A failure is thrown, and printed once: the store's report of the
+  /// same failure is left out (it printed the message twice).
   private func flush(_ store: PreferencesStore) throws(ToolError) {
-    do { try store.flush() } catch { throw ToolError("Could not save: \(error.message)") }
+    let global = DefaultsDiagnostics.handler
+    let othersOnly: DefaultsDiagnostics.Handler = { event in
+      if event.kind != .failedSave { global(event) }
+    }
+    let failure = DefaultsDiagnostics.withHandler(othersOnly) { () -> DefaultsError? in
+      do throws(DefaultsError) { try store.flush() } catch { return error }
+      return nil
+    }
+    if let failure { throw ToolError("Could not save: \(failure.message)") }
   }
 
   private func write(domain: String, key: String, _ action: WriteAction) throws(ToolError) {

@@ -190,10 +190,13 @@ package enum ToolArguments {
     }
   }
 
+  /// The global domain's file name, less `.plist`: where Foundation on Linux keeps it.
+  static let globalDomain = ".GlobalPreferences"
+
   /// `-g` and `NSGlobalDomain` name the global domain, as on macOS; Foundation on Linux
   /// keeps it in `.GlobalPreferences.plist`.
   static func domainName(_ argument: String) -> String {
-    argument == "-g" || argument == "NSGlobalDomain" ? ".GlobalPreferences" : argument
+    argument == "-g" || argument == "NSGlobalDomain" ? globalDomain : argument
   }
 
   private static func action(_ words: [String]) throws(ToolArgumentError) -> WriteAction {

@@ -68,6 +68,18 @@ package struct PreferencesFile: Sendable {
     return nil
   }
 
+  /// Why ``defaultDirectory(environment:)`` found no directory, in words: a relative
+  /// `XDG_CONFIG_HOME` is named as such, since it is set but ignored.
+  package static func noDirectoryReason(
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> String {
+    if let xdg = environment["XDG_CONFIG_HOME"], !xdg.isEmpty {
+      return "XDG_CONFIG_HOME (\(xdg.debugDescription)) is not an absolute path, so it is ignored "
+        + "as the XDG Base Directory specification says, and HOME is not set"
+    }
+    return "neither XDG_CONFIG_HOME nor HOME is set"
+  }
+
   /// The file of the suite `name` (`nil`: the standard suite) in `directory`, else in
   /// the preferences directory: the one place that turns a suite into a file.
   ///
@@ -83,7 +95,7 @@ package struct PreferencesFile: Sendable {
       throw DefaultsError(.invalidSuite, problem.description)
     }
     guard let directory = directory ?? defaultDirectory() else {
-      throw DefaultsError(.failedSave, "neither XDG_CONFIG_HOME nor HOME is set")
+      throw DefaultsError(.failedSave, noDirectoryReason())
     }
     return PreferencesFile(directory: directory, suite: fileName)
   }

@@ -61,6 +61,29 @@ public struct UserDefaultsWrapper<Value> {
     self.init(key: key, default: .constant(nil), userDefaults: userDefaults, file: file, line: line)
   }
 
+  /// Not available: a non-optional value has nothing to read when nothing is stored, so it
+  /// needs `default:`. Without this declaration the compiler answered with its generic
+  /// inference errors.
+  ///
+  /// - Parameters:
+  ///   - key: The stored name.
+  ///   - userDefaults: The store to use.
+  ///   - file: Where the property is declared.
+  ///   - line: Where the property is declared.
+  ///
+  /// `@UserDefaultsWrapper(key: "Age", default: 0) var age: Int` instead.
+  @available(
+    *, unavailable,
+    message:
+      "a non-optional value needs `default:`, as in @UserDefaultsWrapper(key: \"Age\", default: 0) var age: Int; or make the property optional"
+  )
+  public init(
+    key: String, userDefaults: UserDefaults = .libraryDefault,
+    file: StaticString = #fileID, line: UInt = #line
+  ) {
+    fatalError("unavailable")
+  }
+
   private init(
     key: String, default defaultValue: DefaultValue<Value>, userDefaults: UserDefaults,
     file: StaticString, line: UInt

@@ -382,3 +382,15 @@ struct PreferencesStoreTests {
     #expect(heard.value > 0)
   }
 }
+
+@Suite("Where preferences live when the environment is odd")
+struct PreferencesDirectoryTests {
+  @Test("A relative XDG_CONFIG_HOME with HOME unset is reported as relative, not as unset")
+  func relativeConfigHomeIsNamed() {
+    let environment = ["XDG_CONFIG_HOME": "config"]
+    #expect(PreferencesFile.defaultDirectory(environment: environment) == nil)
+    let reason = PreferencesFile.noDirectoryReason(environment: environment)
+    #expect(reason.contains("\"config\"") && reason.contains("not an absolute path"))
+    #expect(PreferencesFile.noDirectoryReason(environment: [:]).hasPrefix("neither"))
+  }
+}

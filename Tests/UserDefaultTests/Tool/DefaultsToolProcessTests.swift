@@ -31,6 +31,40 @@ struct DefaultsToolProcessTests {
     }
   }
 
+  @Test("domains leaves the global domain out, as macOS does")
+  func domainsLeaveTheGlobalDomainOut() throws {
+    let sandbox = Sandbox()
+    #expect(try sandbox.run("write", "-g", "AppleLocale", "en_GB").status == 0)
+    #expect(try sandbox.run("write", "com.example.app", "k", "v").status == 0)
+    let result = try sandbox.run("domains")
+    #expect(result.output == "com.example.app\n")
+    #expect(try sandbox.run("read", "-g", "AppleLocale").output == "en_GB\n")
+  }
+
+  @Test("A write that cannot be saved prints its error once")
+  func unsavableWritePrintsOneError() throws {
+    let sandbox = Sandbox()
+    chmod(sandbox.directory.path, 0o555)
+    defer { chmod(sandbox.directory.path, 0o700) }
+    // Root writes anywhere, so as root the tool runs as nobody (65534), for whom the
+    // directory (under the world-traversable temporary directory) is read-only.
+    let tool = ChildProcess.buildDirectory.appendingPathComponent("defaults").path
+    let command =
+      geteuid() == 0
+      ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", tool]
+      : [tool]
+    let errors = Pipe()
+    let process = try SpawnedProcess(
+      URL(fileURLWithPath: command[0]), Array(command.dropFirst()) + ["write", "app", "k", "v"],
+      environment: ["XDG_CONFIG_HOME": sandbox.directory.path, "HOME": sandbox.directory.path],
+      error: errors)
+    let report = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 1)
+    let lines = report.split(separator: "\n")
+    #expect(lines.count == 1 && lines.first?.hasPrefix("Could not save:") == true, "\(report)")
+  }
+
   @Test func everyTypeFlagWritesItsType() throws {
     let sandbox = Sandbox()
     let writes: [[String]] = [
