@@ -3,18 +3,25 @@
 folder above its own, so no two folders name each other (directly or in a cycle).
 
 A reference is, in code (comments and string literals are not code):
-- a type declared at the top level of a file in another folder; `extension X` names X;
-- a member that a folder adds in an extension of a type it does not declare (say
-  `extension UserDefaults { func value(_:forKey:) }`), called or read in another folder.
-  Such a member is known by its name and argument labels; a call matches when its labels
-  are the declaration's, less parameters with a default or a trailing closure. A member
-  declared twice in the module (an overload or an override) is ambiguous and not followed.
+- a type declared at the top level of a file in another folder (`extension X` names X),
+  or a type nested in an extension of another module's type, named qualified
+  (`UserDefaults.Key`);
+- a function, initialiser or property that a folder adds in an extension of a type it
+  does not declare (`extension UserDefaults { func value(_:forKey:) }`), used in another
+  folder. A function or initialiser is known by its name and argument labels: a call
+  matches when its labels are the declaration's less parameters with a default or a
+  function type, and when no other declaration of that name fits it too.
+
+Limits (it reads text, it does not type-check): subscripts are not followed; a property
+is not followed into a folder that declares anything of the same name itself (a local
+constant, a closure parameter); names that protocols of the standard library require
+(`description`, …) are not followed; a nested type used unqualified is not seen.
 The order, top first, is LAYERS below; the README's "Architecture" section says what
 each layer holds.
 
 Usage: scripts/check-layers.py [--graph] [--self-test]
   exit status 1 on any upward reference. --self-test first checks the checker: a made-up
-  file in Stores/ that names a type and calls a member of Surfaces/ must be caught.
+  file in Stores/ that uses one thing of each kind from higher folders must be caught.
 """
 import os
 import re
@@ -27,7 +34,7 @@ ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Sources",
 # Names the library's extensions give members that the standard library or Foundation
 # also has on other types (`removeValue(forKey:)` of a dictionary): their calls cannot be
 # told apart by text, so they are not followed.
-SHARED_NAMES = {"removeValue"}
+SHARED_NAMES = {"removeValue", "description", "debugDescription", "hash", "hashValue", "rawValue"}
 
 LAYERS = [
     "Surfaces",
@@ -50,18 +57,24 @@ EXTENSION = re.compile(r"^(?:(?:public|package|internal|private|fileprivate)\s+)
 MEMBER = re.compile(
     r"^  (?:(?:public|package|internal|private|fileprivate|open|static|class|final|override"
     r"|mutating|nonmutating|consuming|borrowing|@[\w.]+(?:\([^)]*\))?)\s+)*"
-    r"(func|var|let)\s+(`?\w+`?)", re.M)
+    r"(?:(func|var|let)\s+(`?\w+`?)|(init)[?!]?\s*(?=[<(]))", re.M)
 
 
 def split_top_level(text):
-    """`text` split at the commas outside brackets, parentheses and braces."""
+    """`text` split at the commas outside brackets, parentheses, braces and generic
+    arguments (a `<` right after a name opens them; `->` and comparisons do not count)."""
     parts, depth, start = [], 0, 0
+    angles = 0
     for i, c in enumerate(text):
-        if c in "([{<":
+        if c in "([{":
             depth += 1
-        elif c in ")]}>":
+        elif c in ")]}":
             depth -= 1
-        elif c == "," and depth == 0:
+        elif c == "<" and i > 0 and (text[i - 1].isalnum() or text[i - 1] == "_"):
+            angles += 1
+        elif c == ">" and angles > 0 and text[i - 1] not in " -":
+            angles -= 1
+        elif c == "," and depth == 0 and angles == 0:
             parts.append(text[start:i])
             start = i + 1
     parts.append(text[start:])
@@ -116,35 +129,50 @@ def matches(declared, labels):
 
 
 def signature(kind, name, params):
-    """A member's identity: a property by its name, a function by its name and labels."""
-    return (name, tuple(label for label, _ in params)) if kind == "func" else name
+    """A member's identity: a property by its name, a function or initialiser by its name
+    and labels."""
+    return (name, tuple(label for label, _ in params)) if params is not None else name
 
 
 def members_in(body):
     """(kind, name, parameters) of each member declared one level into `body`; a property
     of a function type is a "closure", callable with unlabelled arguments."""
     for m in MEMBER.finditer(body):
-        kind, name = m.group(1), m.group(2).strip("`")
+        if m.group(3):
+            kind, name = "init", "init"
+        else:
+            kind, name = m.group(1), m.group(2).strip("`")
         params = None
-        if kind == "func":
+        if kind in ("func", "init"):
             params = parameters(enclosed(body, body.find("(", m.end())))
         elif "->" in body[m.end():body.find("\n", m.end())]:
             kind = "closure"
         yield kind, name, params
 
 
+NESTED = re.compile(
+    r"^  (?:(?:public|package|internal|private|fileprivate|open|final|indirect"
+    r"|@[\w.]+(?:\([^)]*\))?)\s+)*(?:struct|class|enum|protocol|actor|typealias)\s+(\w+)", re.M)
+
+
 def extension_members(files, owner):
     """Members added by extensions of types a folder does not declare (Foundation's, or
-    a nested type), by signature: signature -> list of (folder, kind, name, parameters)."""
+    a nested type), by signature: signature -> list of (folder, kind, name, parameters);
+    and the types such extensions nest (`UserDefaults.Key`), by qualified name -> folder."""
     members = defaultdict(list)
+    nested = {}
     for full, (folder, code) in files.items():
         for m in EXTENSION.finditer(code):
             base = m.group(1).split(".")[0]
             if base in owner and owner[base][0] == folder and "." not in m.group(1):
                 continue  # a type of its own folder: its members are that type's
-            for kind, name, params in members_in(enclosed(code, code.find("{", m.end()), "{", "}")):
+            body = enclosed(code, code.find("{", m.end()), "{", "}")
+            for kind, name, params in members_in(body):
                 members[signature(kind, name, params)].append((folder, kind, name, params))
-    return members
+            if base not in owner:
+                for name in NESTED.findall(body):
+                    nested[m.group(1) + "." + name] = folder
+    return members, nested
 
 
 def code_of(text):
@@ -177,9 +205,15 @@ def code_of(text):
 SELF_TEST = """
 func probeLayers(_ defaults: UserDefaults) -> Any {
   _ = defaults.value(URL?.self, forKey: "x")
+  _ = Int(withKey: "x", in: defaults)
+  _ = defaults.access
+  _ = UserDefaults.KeyChange<Int>.self
   return ObserverGroup<Int>.self
 }
 """
+# What the self-test must find: a type, a nested type, a function, an initialiser and a
+# property, each named from a folder below the one that declares it.
+SELF_TEST_FINDINGS = 5
 
 
 def main():
@@ -208,39 +242,46 @@ def main():
             owner[name] = (folder, full)
     edges = defaultdict(set)
     upward = []
-    members = extension_members(files, owner)
+    members, nested = extension_members(files, owner)
     # Every declaration anywhere, by name, to tell which one a call calls: a call follows
-    # a member only when no other function (or closure property) of that name fits it.
+    # a member only when no other function (or closure property) of that name fits it. A
+    # property is not followed in a folder that declares one of the same name itself.
     functions = defaultdict(list)
-    properties = defaultdict(int)
+    property_folders = defaultdict(set)
     for full, (folder, code) in files.items():
         # Shifted to two columns, so that top-level and nested declarations are seen too.
         shifted = "\n".join("  " + line.lstrip() if re.match(r"^(?:    )*\S", line) else line
                              for line in code.split("\n"))
         for kind, name, params in members_in(shifted):
-            if kind == "func":
+            if kind in ("func", "init"):
                 functions[name].append(params)
             elif kind == "closure":
                 functions[name].append(None)
-            else:
-                properties[name] += 1
+        # Properties and local constants alike, at any depth, and closure parameters.
+        for m in re.finditer(r"\b(?:let|var)\s+(\w+)|[{,(]\s*(\w+)\s+in\b", code):
+            property_folders[m.group(1) or m.group(2)].add(folder)
+    calls = {
+        "func": lambda name: r"(?<![\w])" + re.escape(name) + r"\s*\(",
+        "init": lambda name: r"(?:\b[A-Z][\w.]*(?:<[\w.?, \[\]:]*>)?|\.init)\s*\(",
+        "var": lambda name: r"(?<![\w])" + re.escape(name) + r"\b(?!\s*[(:])",
+    }
     for key, places in members.items():
         if len(places) != 1:
             continue
         target, kind, name, params = places[0]
         if name in SHARED_NAMES or kind == "closure":
             continue
-        if kind != "func" and (properties[name] != 1 or name in functions):
-            continue
-        pattern = re.compile(r"(?<![\w])" + re.escape(name) + (r"\s*\(" if kind == "func" else r"\b(?!\s*[(:])"))
+        pattern = re.compile(calls.get(kind, calls["var"])(name))
         for full, (folder, code) in files.items():
             if folder == target:
+                continue
+            if kind not in ("func", "init") and folder in property_folders[name]:
                 continue
             for m in pattern.finditer(code):
                 before = code[max(0, m.start() - 12):m.start()]
                 if re.search(r"(func|var|let|case)\s+$", before):
                     continue
-                if kind == "func":
+                if kind in ("func", "init"):
                     labels = call_labels(enclosed(code, m.end() - 1))
                     fitting = [p for p in functions[name]
                                if (all(l is None for l in labels) if p is None else matches(p, labels))]
@@ -256,6 +297,15 @@ def main():
         rank = LAYERS.index(folder)
         seen = set()
         for line_number, line in enumerate(code.split("\n"), 1):
+            for qualified, target in nested.items():
+                if target != folder and qualified not in seen and re.search(
+                        r"\b" + re.escape(qualified) + r"\b", line):
+                    seen.add(qualified)
+                    edges[folder].add(target)
+                    if LAYERS.index(target) < rank:
+                        relative = os.path.relpath(full, os.path.join(ROOT, "..", ".."))
+                        upward.append(
+                            f"{relative}:{line_number}: {folder}/ names {qualified} of {target}/")
             for name in IDENTIFIER.findall(line):
                 if name not in owner or name in seen:
                     continue
@@ -272,11 +322,11 @@ def main():
             print(f"{folder} -> {', '.join(sorted(edges[folder], key=LAYERS.index)) or '(nothing)'}")
     if "--self-test" in sys.argv:
         caught = [line for line in upward if "SelfTest.swift" in line]
-        if len(caught) != 2:
-            print(f"check-layers: the self-test's 2 upward references gave {caught}")
+        if len(caught) != SELF_TEST_FINDINGS:
+            print(f"check-layers: the self-test's {SELF_TEST_FINDINGS} upward references gave {caught}")
             return 1
         upward = [line for line in upward if "SelfTest.swift" not in line]
-        print("check-layers: self-test caught a type and a member named upward")
+        print(f"check-layers: the self-test's {len(caught)} upward references were caught")
     if upward:
         print(f"check-layers: {len(upward)} references run up the layers:")
         print("\n".join(sorted(upward)))

@@ -338,7 +338,7 @@ for size in sizes {
           Profile.self, from: Data((raw.string(forKey: "profile.json") ?? "").utf8)))
     })
 
-  // Observation: the hub's cost on a write nobody observes, and delivery to 1,000 observers.
+  // Observation: delivery to 1,000 observers of one key, against the same write unobserved.
   if size == 1_000 {
     func storeWrite() {
       counter += 1

@@ -74,6 +74,17 @@ extension UserDefaultable {
   }
 }
 
+extension UserDefaultable {
+  /// ``init(storableValue:)`` for ``CollectionElements``, whose loop stops at an error:
+  /// the value of `base`, or an error when it has none.
+  static func required(_ base: BaseType) throws(DefaultsError) -> Self {
+    guard let value = Self(storableValue: base) else {
+      throw DefaultsError(.undecodableValue, "not a valid \(Self.self)")
+    }
+    return value
+  }
+}
+
 // MARK: - Values that are their own base type
 
 extension UserDefaultable where Self: PropertyListValue, BaseType == Self {
@@ -150,13 +161,10 @@ extension Decimal: StringStorable {
 
 extension Array: UserDefaultable where Element: UserDefaultable {
   public init?(storableValue: [Element.BaseType]) {
-    var result: [Element] = []
-    result.reserveCapacity(storableValue.count)
-    for base in storableValue {
-      guard let element = Element(storableValue: base) else { return nil }
-      result.append(element)
+    guard let elements = try? CollectionElements.map(storableValue, Element.required) else {
+      return nil
     }
-    self = result
+    self = elements
   }
   public var storableValue: [Element.BaseType] { map(\.storableValue) }
   public static func storableValue(of value: Self) throws(DefaultsError) -> [Element.BaseType] {
@@ -184,13 +192,10 @@ extension Set: UserDefaultable where Element: UserDefaultable {
 
 extension Dictionary: UserDefaultable where Key == String, Value: UserDefaultable {
   public init?(storableValue: [String: Value.BaseType]) {
-    var result: [String: Value] = [:]
-    result.reserveCapacity(storableValue.count)
-    for (key, base) in storableValue {
-      guard let value = Value(storableValue: base) else { return nil }
-      result[key] = value
+    guard let values = try? CollectionElements.mapValues(storableValue, Value.required) else {
+      return nil
     }
-    self = result
+    self = values
   }
   public var storableValue: [String: Value.BaseType] { mapValues(\.storableValue) }
   public static func storableValue(of value: Self) throws(DefaultsError) -> [String: Value.BaseType]

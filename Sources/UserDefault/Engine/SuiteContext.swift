@@ -1,7 +1,7 @@
 import Foundation
 
-/// The library's state for one suite in this process: its decoded-value cache, its
-/// change hub, and the watcher of Foundation's change notifications. Owned by the suite's
+/// The library's state for one suite in this process: its name, decoded-value cache,
+/// change hub and typed observer groups. Owned by the suite's
 /// one backend, so every `UserDefaults` object of the suite shares it: an observer of
 /// one object hears writes made through another.
 final class SuiteContext: Sendable {

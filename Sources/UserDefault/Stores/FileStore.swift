@@ -39,12 +39,8 @@ final class FileStore: StoreBackend {
     var fileIdentity: PreferencesFile.Identity?
     /// Whether the store's first object has been made (and the file taken in, if any).
     var hasLoaded = false
-    /// A damaged file that could not be moved aside, already reported: not reported again
-    /// on every poll, and never written over.
-    var stuckDamage: PreferencesFile.Identity?
-    /// The last flush failure reported, so a failure that repeats on every poll or
-    /// flush is reported once until something succeeds.
-    var reportedFailure: String?
+    /// What was reported already: a failure met on every poll or flush is reported once.
+    var reports = FailureReports()
     /// Live ``PreferencesStore`` objects of this store; the file is polled while any exist.
     var users = 0
     /// Whether a poll of the file is queued on `queue` and has not begun.
@@ -306,14 +302,11 @@ final class FileStore: StoreBackend {
       try file.prepareDirectory()
       let number = try file.withLock { () throws(DefaultsError) in try writeLocked(file) }
       state.withLock { guarded in
-        guarded.state.reportedFailure = nil
+        guarded.state.reports.writeSucceeded()
         guarded.state.latestDurableFlush = max(guarded.state.latestDurableFlush, number)
       }
     } catch {
-      let isNew = state.withLock { guarded in
-        defer { guarded.state.reportedFailure = error.message }
-        return guarded.state.reportedFailure != error.message
-      }
+      let isNew = state.withLock { $0.state.reports.isNew(error.message) }
       if isNew {
         DefaultsDiagnostics.report(error.kind, key: nil, suite: context.name, error.message)
       }
@@ -348,10 +341,7 @@ final class FileStore: StoreBackend {
     let policy = PreferencesFile.DamagePolicy(
       replacement: current, then: "writing this store's values anew",
       reportsStuckDamage: { stuck in
-        self.state.withLock { guarded in
-          defer { guarded.state.stuckDamage = stuck }
-          return guarded.state.stuckDamage != stuck
-        }
+        self.state.withLock { $0.state.reports.isNewStuckDamage(stuck) }
       })
     let merged = try file.mergeLocked(changes, suite: context.name, onDamage: policy)
     // Written from this store's own values when a damaged file was replaced: nothing to
@@ -393,7 +383,7 @@ final class FileStore: StoreBackend {
       let isFirstLoad = !guarded.state.hasLoaded && guarded.state.values.isEmpty
       guarded.state.hasLoaded = true
       guarded.state.fileIdentity = identity
-      guarded.state.stuckDamage = nil
+      guarded.state.reports.fileIsSound()
       guard compare else { return [ChangeHub.Change]() }
       if isFirstLoad && guarded.state.changed.isEmpty && guarded.state.users <= 1 {
         // The first load, made while the first object of the store is being made: nobody
@@ -436,7 +426,10 @@ final class FileStore: StoreBackend {
 
   private func reloadOnQueue(_ file: PreferencesFile) {
     let (hasLoaded, known, stuck, hasNothingPending) = state.withLock {
-      ($0.state.hasLoaded, $0.state.fileIdentity, $0.state.stuckDamage, $0.state.changed.isEmpty)
+      (
+        $0.state.hasLoaded, $0.state.fileIdentity, $0.state.reports.stuckDamage,
+        $0.state.changed.isEmpty
+      )
     }
     // Before the first load there is nothing to compare with, so no `stat`: the read
     // below takes the identity of what it read from its descriptor.

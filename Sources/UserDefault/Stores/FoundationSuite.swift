@@ -189,8 +189,14 @@ extension FoundationSuite {
       /// Whether the library wrote to a suite it cannot save (then every save reports
       /// failure, so `FoundationSaving.saveNow()` says so).
       var hasRefusedWrites = false
+      /// What was reported already: a failure met again by each retry is reported once.
+      var reports = FailureReports()
     }
     private let state = Lock(State())
+    /// Held for a whole save, snapshot to rename: two saves at once (the scheduled one and
+    /// `FoundationSaving.saveNow()`, or the exit's) could otherwise end with the older
+    /// snapshot's file on disk and nothing left pending.
+    private let oneSaveAtATime = Lock(())
 
     init(suite: String?, file: PreferencesFile?, problem: DefaultsError?) {
       self.suite = suite
@@ -251,6 +257,10 @@ extension FoundationSuite {
         if let problem { throw problem }
         return
       }
+      try oneSaveAtATime.withLock { (_: inout Void) throws(DefaultsError) in try save(to: file) }
+    }
+
+    private func save(to file: PreferencesFile) throws(DefaultsError) {
       let pending = state.withLock { state in
         state.isScheduled = false
         return state.snapshot
@@ -261,15 +271,22 @@ extension FoundationSuite {
         let changes = pending.mapValues { $0.object.map(StoredObject.init) }
         // Only the keys the library wrote are known here: they alone replace damage.
         let policy = PreferencesFile.DamagePolicy(
-          replacement: [:], then: "saving the library's keys", reportsStuckDamage: { _ in true })
+          replacement: [:], then: "saving the library's keys",
+          reportsStuckDamage: { [state] stuck in
+            state.withLock { $0.reports.isNewStuckDamage(stuck) }
+          })
         _ = try file.withLock { () throws(DefaultsError) in
           try file.mergeLocked(changes, suite: suite, onDamage: policy)
         }
       } catch {
-        DefaultsDiagnostics.report(error.kind, key: nil, suite: suite, error.message)
+        if state.withLock({ $0.reports.isNew(error.message) }) {
+          DefaultsDiagnostics.report(error.kind, key: nil, suite: suite, error.message)
+        }
         throw error
       }
       state.withLock { state in
+        state.reports.writeSucceeded()
+        state.reports.fileIsSound()
         // A write is saved when its number is at most the one saved for its key; a newer
         // one came in while this save wrote, and stays.
         for (name, entry) in pending {

@@ -36,7 +36,7 @@ public final class PreferencesStore: UserDefaults {
   /// object of this suite asked for.
   public var flushWindow: Duration { fileStore.flushWindow }
   /// How often the file is checked for other processes' changes (documented as 200 ms).
-  package static let pollInterval: Duration = .milliseconds(200)
+  static let pollInterval: Duration = .milliseconds(200)
 
   /// A store for the suite `suiteName` (`nil` for the program's standard suite) in the
   /// preferences directory (`$XDG_CONFIG_HOME`, else `$HOME/.config`), or in `directory`.
@@ -135,10 +135,13 @@ public final class PreferencesStore: UserDefaults {
   }
 
   /// Reads a URL stored as its string (as the library stores URLs); any other stored
-  /// object reads as `nil`. A typed `Key<URL>` reads the same string and reports a value
-  /// of another type.
+  /// object reads as `nil`, unreported, as Foundation's untyped getters do (a typed
+  /// `Key<URL>` reads the same string and reports a value of another type). The read is
+  /// tracked by the Observation framework, as a typed read is.
   public override func url(forKey defaultName: String) -> URL? {
-    (fileStore.object(forKey: defaultName) as? String).flatMap(URL.init(string:))
+    let stored = fileStore.storedObject(
+      forKey: defaultName, tracking: TrackedKeys.path(for: defaultName))
+    return stored?.value(as: String.self).flatMap(URL.init(string:))
   }
 
   // MARK: Writing
@@ -213,7 +216,7 @@ public final class PreferencesStore: UserDefaults {
   ///
   /// - Throws: ``DefaultsError`` of kind ``DefaultsDiagnostic/Kind/failedSave`` for an
   ///   in-memory store, a store without a usable directory, or a file that cannot be written.
-  package func writeBesideFile(_ data: Data, suffix: String) throws(DefaultsError) {
+  func writeBesideFile(_ data: Data, suffix: String) throws(DefaultsError) {
     guard let file = fileStore.file else {
       throw fileStore.fileProblem ?? DefaultsError(.failedSave, "an in-memory store has no file")
     }

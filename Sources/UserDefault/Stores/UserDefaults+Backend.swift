@@ -2,7 +2,9 @@ import Foundation
 
 extension UserDefaults {
   /// Calls `body` with the backend of this instance's suite, borrowed: the one place that
-  /// finds an instance's backend, and the one place a new backend is registered.
+  /// finds the backend a library call on an instance goes to, and the one place a new
+  /// backend is registered. (``FoundationChangeNotifications`` asks ``FoundationInstances``
+  /// for the suite of an instance that posted a notification: its own, never a scope's.)
   ///
   /// A ``PreferencesStore`` carries its store: a `final` class, so it is told by one
   /// comparison of its class, and its store is lent without a retain. Any other instance

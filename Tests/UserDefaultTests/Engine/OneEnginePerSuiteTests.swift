@@ -137,6 +137,20 @@ struct OneEnginePerSuiteTests {
     #expect(values.mapValues { $0 as? Int } == expected.mapValues { $0 })
   }
 
+  @Test("A save that fails again and again on the default path is reported once")
+  func repeatedSaveFailureIsReportedOnce() throws {
+    let directory = TemporaryDirectory()
+    let notADirectory = directory.path + "/config"
+    try Data("a file where the preferences directory should be".utf8)
+      .write(to: URL(fileURLWithPath: notADirectory))
+    let result = try ChildProcess.run(
+      "UserDefaultTestHelper", ["write-sequence", "failing", "a=1", "save", "save", "save"],
+      environment: ["XDG_CONFIG_HOME": notADirectory, "HOME": directory.path])
+    #expect(result.output == "saved false\nsaved false\nsaved false\n")
+    let reports = result.error.split(separator: "\n").filter { $0.contains("not a directory") }
+    #expect(reports.count == 1, "\(result.error)")
+  }
+
   @Test("Item 3: on the default path the library's keys are merged into the file, others kept")
   func defaultPathMergesIntoTheFile() throws {
     let directory = TemporaryDirectory()
