@@ -338,6 +338,33 @@ for size in sizes {
           Profile.self, from: Data((raw.string(forKey: "profile.json") ?? "").utf8)))
     })
 
+  // The file writers: a file of `size` keys of mixed types (integers, strings, reals,
+  // dates with a fraction), binary against XML, reported per key.
+  let mixed = Dictionary(
+    uniqueKeysWithValues: (0..<size).map { index -> (String, Any) in
+      let value: Any =
+        switch index % 4 {
+        case 0: index
+        case 1: "value \(index)"
+        case 2: Double(index) / 3
+        default: Date(timeIntervalSinceReferenceDate: Double(index) + 0.25)
+        }
+      return ("key.\(index)", value)
+    })
+  let (binaryFile, xmlFile) = stopwatch.compare(
+    { consume(PropertyListBinaryWriter.data(for: mixed)) },
+    { consume(PropertyListXMLWriter.data(for: mixed)) })
+  func perKey(_ timing: Timing) -> Timing {
+    let keys = Double(size)
+    return Timing(
+      median: timing.median / keys, min: timing.min / keys, max: timing.max / keys,
+      iterations: timing.iterations, warning: timing.warning)
+  }
+  report.add(
+    ResultRow(
+      benchmark: "binary file writer, per key", size: size, library: perKey(binaryFile),
+      raw: perKey(xmlFile), rawLabel: "the library's XML writer, same values"))
+
   // Observation: delivery to 1,000 observers of one key, against the same write unobserved.
   if size == 1_000 {
     func storeWrite() {

@@ -19,7 +19,7 @@ import Foundation
 /// anything else; the tests check that every value written here parses back equal in both. Anything it is
 /// not sure to write exactly (an unknown object type, a string holding NUL) makes it
 /// return `nil`, and the caller falls back to `PropertyListSerialization`.
-struct PropertyListXMLWriter {
+package struct PropertyListXMLWriter {
   private var bytes: [UInt8] = []
 
   /// The XML form of `values`, or `nil` when it must be left to Foundation.
@@ -29,7 +29,7 @@ struct PropertyListXMLWriter {
   ///   write exactly. Cost: linear in the size of the values, plus sorting the keys.
   ///
   ///     let data = PropertyListXMLWriter.data(for: ["volume": 7])
-  static func data(for values: [String: Any]) -> Data? {
+  package static func data(for values: [String: Any]) -> Data? {
     document(count: values.count) { writer in
       writer.write(dictionary: values, depth: 0) { $0.write($1, depth: $2) }
     }
