@@ -37,6 +37,8 @@ final class FileStore: StoreBackend {
     var flushWindow: Duration
     /// The identity of the file as this store last read or wrote it whole.
     var fileIdentity: PreferencesFile.Identity?
+    /// The format of the file as this store last read or wrote it: it writes it back so.
+    var fileFormat = PreferencesFile.Format.newFile
     /// Whether the store's first object has been made (and the file taken in, if any).
     var hasLoaded = false
     /// What was reported already: a failure met on every poll or flush is reported once.
@@ -326,14 +328,19 @@ final class FileStore: StoreBackend {
   @discardableResult
   private func writeLocked(_ file: PreferencesFile) throws(DefaultsError) -> UInt64 {
     let identity = file.identity()
-    let (pending, current, isFileKnown, number) = state.withLock { guarded in
+    let (pending, current, isFileKnown, number, format) = state.withLock { guarded in
       guarded.state.flushesStarted += 1
       let isKnown = identity != nil && identity == guarded.state.fileIdentity
-      return (guarded.state.changed, guarded.state.values, isKnown, guarded.state.flushesStarted)
+      return (
+        guarded.state.changed, guarded.state.values, isKnown, guarded.state.flushesStarted,
+        guarded.state.fileFormat
+      )
     }
     if isFileKnown {
       guard !pending.isEmpty else { return number }
-      adopt(current, identity: try file.write(current), flushed: pending, compare: false)
+      adopt(
+        current, identity: try file.write(current, format: format), format: format,
+        flushed: pending, compare: false)
       return number
     }
     var changes: [String: StoredObject?] = [:]
@@ -343,11 +350,13 @@ final class FileStore: StoreBackend {
       reportsStuckDamage: { stuck in
         self.state.withLock { $0.state.reports.isNewStuckDamage(stuck) }
       })
-    let merged = try file.mergeLocked(changes, suite: context.name, onDamage: policy)
+    let merged = try file.mergeLocked(
+      changes, suite: context.name, onDamage: policy, newFileFormat: .newFile)
     // Written from this store's own values when a damaged file was replaced: nothing to
     // compare or announce.
     adopt(
-      merged.values, identity: merged.identity, flushed: pending, compare: !merged.replacedDamage)
+      merged.values, identity: merged.identity, format: merged.format, flushed: pending,
+      compare: !merged.replacedDamage)
     return number
   }
 
@@ -373,7 +382,7 @@ final class FileStore: StoreBackend {
   /// when `disk` is known to equal this store's values (it was written from them).
   private func adopt(
     _ disk: [String: StoredObject], identity: PreferencesFile.Identity?,
-    flushed: [String: UInt64],
+    format: PreferencesFile.Format = .newFile, flushed: [String: UInt64],
     compare: Bool = true
   ) {
     let changes = state.withLock { guarded in
@@ -383,6 +392,7 @@ final class FileStore: StoreBackend {
       let isFirstLoad = !guarded.state.hasLoaded && guarded.state.values.isEmpty
       guarded.state.hasLoaded = true
       guarded.state.fileIdentity = identity
+      guarded.state.fileFormat = format
       guarded.state.reports.fileIsSound()
       guard compare else { return [ChangeHub.Change]() }
       if isFirstLoad && guarded.state.changed.isEmpty && guarded.state.users <= 1 {

@@ -276,7 +276,7 @@ extension FoundationSuite {
             state.withLock { $0.reports.isNewStuckDamage(stuck) }
           })
         _ = try file.withLock { () throws(DefaultsError) in
-          try file.mergeLocked(changes, suite: suite, onDamage: policy)
+          try file.mergeLocked(changes, suite: suite, onDamage: policy, newFileFormat: .newFile)
         }
       } catch {
         if state.withLock({ $0.reports.isNew(error.message) }) {

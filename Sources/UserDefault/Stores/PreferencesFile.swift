@@ -22,12 +22,24 @@ package struct PreferencesFile: Sendable {
   package let path: String
   package var lockPath: String { path + ".lock" }
 
+  /// How a file is written: a file read as binary is written as binary, anything else
+  /// as XML, so a file keeps the format it came in (macOS keeps preferences as binary;
+  /// XML cannot hold a date's fraction of a second, -0.0 or most control characters).
+  package enum Format: Sendable {
+    case xml, binary
+
+    /// The format of a file this library makes: XML, so that the library's own reader
+    /// (about 10x Foundation's at 100,000 keys) reads it back; binary files are read by
+    /// Foundation.
+    static let newFile = Format.xml
+  }
+
   /// What reading the file found.
   enum Contents {
     case missing
-    /// The file's values; `dropped` names top-level keys holding a value no property-list
-    /// writer can store (a null, a UID), left out of `values`.
-    case values([String: StoredObject], dropped: [String])
+    /// The file's values, in `format`; `dropped` names top-level keys holding a value no
+    /// property-list writer can store (a null, a UID), left out of `values`.
+    case values([String: StoredObject], dropped: [String], format: Format)
     /// Not a readable property-list dictionary; moved to `backup`, or left in place when
     /// `backup` is `nil` (moving it failed: then nothing may be written over it).
     case damaged(reason: String, backup: String?)
@@ -180,7 +192,7 @@ package struct PreferencesFile: Sendable {
   package func values() throws(DefaultsError) -> [String: Any]? {
     switch load() {
     case .missing: return nil
-    case .loaded(let values, _, _): return values.objects
+    case .loaded(let values, _, _, _): return values.objects
     case .unusable(let reason): throw DefaultsError(.damagedFile, "\(path): \(reason)")
     }
   }
@@ -197,13 +209,14 @@ package struct PreferencesFile: Sendable {
   /// (the library's reader makes property-list types only).
   private static func parse(
     _ bytes: UnsafeRawBufferPointer
-  ) -> Result<(values: [String: StoredObject], foreign: Bool), Failure> {
+  ) -> Result<(values: [String: StoredObject], foreign: Bool, format: Format), Failure> {
     if bytes.isEmpty { return .failure("it is empty") }
+    let format: Format = bytes.starts(with: "bplist".utf8) ? .binary : .xml
     // The files this library and Foundation write are read by the library's own
     // streaming reader (about 10x faster than Foundation at 100,000 keys); anything it is
     // not sure of goes to PropertyListSerialization, which also judges damage.
     if let values = PropertyListXMLReader.storedObjects(in: bytes) {
-      return .success((values, foreign: false))
+      return .success((values, foreign: false, format: .xml))
     }
     let data = Data(bytes)  // a copy, for Foundation only
     guard let object = try? PropertyListSerialization.propertyList(from: data, format: nil) else {
@@ -212,7 +225,7 @@ package struct PreferencesFile: Sendable {
     guard let values = PropertyListObject.dictionary(object) else {
       return .failure("it holds \(describe(object)), not a dictionary")
     }
-    return .success((values.mapValues(StoredObject.init), foreign: true))
+    return .success((values.mapValues(StoredObject.init), foreign: true, format: format))
   }
 
   /// Why a file is damaged, in words.
@@ -229,7 +242,7 @@ package struct PreferencesFile: Sendable {
   private enum Load {
     case missing
     /// `identity`: of the file as read (its descriptor's, so no other version's).
-    case loaded([String: StoredObject], foreign: Bool, identity: Identity)
+    case loaded([String: StoredObject], foreign: Bool, identity: Identity, format: Format)
     case unusable(String)
   }
 
@@ -262,7 +275,8 @@ package struct PreferencesFile: Sendable {
     }
     switch bytes.withBytes(Self.parse) {
     case .success(let parsed):
-      return .loaded(parsed.values, foreign: parsed.foreign, identity: Identity(info))
+      return .loaded(
+        parsed.values, foreign: parsed.foreign, identity: Identity(info), format: parsed.format)
     case .failure(let failure): return .unusable(failure.reason)
     }
   }
@@ -274,18 +288,22 @@ package struct PreferencesFile: Sendable {
   func valuesWithoutRepair() -> (values: [String: StoredObject], identity: Identity?)? {
     switch load() {
     case .missing: return ([:], nil)
-    case .loaded(let values, foreign: false, let identity): return (values, identity)
-    case .loaded(_, foreign: true, _), .unusable: return nil
+    case .loaded(let values, foreign: false, let identity, _): return (values, identity)
+    case .loaded(_, foreign: true, _, _), .unusable: return nil
     }
   }
 
   /// Reads the file; anything damaged is moved aside first (see the type's summary).
   func read() -> Contents {
     let values: [String: StoredObject]
+    let format: Format
     switch load() {
     case .missing: return .missing
-    case .loaded(let loaded, foreign: false, _): return .values(loaded, dropped: [])
-    case .loaded(let loaded, foreign: true, _): values = loaded
+    case .loaded(let loaded, foreign: false, _, let format):
+      return .values(loaded, dropped: [], format: format)
+    case .loaded(let loaded, foreign: true, _, let found):
+      values = loaded
+      format = found
     case .unusable(let reason): return moveAside(because: reason)
     }
     var kept = values
@@ -294,7 +312,7 @@ package struct PreferencesFile: Sendable {
       kept[name] = nil
       dropped.append(name)
     }
-    return .values(kept, dropped: dropped.sorted())
+    return .values(kept, dropped: dropped.sorted(), format: format)
   }
 
   /// What ``mergeLocked(_:suite:onDamage:)`` wrote (or found, when nothing needed writing).
@@ -305,6 +323,8 @@ package struct PreferencesFile: Sendable {
     let identity: Identity?
     /// Whether a damaged file was moved aside and `values` written from the caller's own.
     let replacedDamage: Bool
+    /// The file's format now: the one it was read in, or the one given for a new file.
+    let format: Format
   }
 
   /// What a writer writes when the file is damaged, and how it reports it.
@@ -340,17 +360,20 @@ package struct PreferencesFile: Sendable {
   /// - Throws: ``DefaultsError`` of kind ``DefaultsDiagnostic/Kind/failedSave`` when the
   ///   file cannot be written, or is damaged and cannot be moved aside.
   func mergeLocked(
-    _ pending: [String: StoredObject?], suite: String?, onDamage: DamagePolicy
+    _ pending: [String: StoredObject?], suite: String?, onDamage: DamagePolicy,
+    newFileFormat: Format
   ) throws(DefaultsError) -> Merged {
     var values: [String: StoredObject]
     var mustWrite = !pending.isEmpty
     var replacedDamage = false
+    var format = newFileFormat
     switch read() {
     case .missing:
       values = [:]
-    case .values(let found, let dropped):
+    case .values(let found, let dropped, let kept):
       reportDropped(dropped, suite: suite)
       values = found
+      format = kept
       mustWrite = mustWrite || !dropped.isEmpty
     case .damaged(let reason, backup: nil):
       if onDamage.reportsStuckDamage(identity()) {
@@ -364,8 +387,9 @@ package struct PreferencesFile: Sendable {
       (mustWrite, replacedDamage) = (true, true)
     }
     for (name, object) in pending { values[name] = object }
-    let identity = mustWrite ? try write(values) : identity()
-    return Merged(values: values, identity: identity, replacedDamage: replacedDamage)
+    let identity = mustWrite ? try write(values, format: format) : identity()
+    return Merged(
+      values: values, identity: identity, replacedDamage: replacedDamage, format: format)
   }
 
   /// The read buffer kept between reads (see ``Spare``).
@@ -395,19 +419,28 @@ package struct PreferencesFile: Sendable {
 
   // MARK: Writing
 
-  /// Writes `values` durably. Throws a message on failure; the old file stays intact.
+  /// Writes `values` durably, in `format`. Throws a message on failure; the old file
+  /// stays intact.
   ///
   /// - Returns: the new file's identity, taken from the written descriptor (a `rename`
   ///   changes none of its parts); should `fstat` fail, from a `stat` of the path.
   @discardableResult
-  func write(_ values: [String: StoredObject]) throws(DefaultsError) -> Identity? {
+  func write(_ values: [String: StoredObject], format: Format) throws(DefaultsError)
+    -> Identity?
+  {
+    let written =
+      switch format {
+      case .xml: PropertyListXMLWriter.data(for: values)
+      case .binary: PropertyListBinaryWriter.data(for: values)
+      }
     let data: Data
-    if let written = PropertyListXMLWriter.data(for: values) {
+    if let written {
       data = written
     } else {
       do {
         data = try PropertyListSerialization.data(
-          fromPropertyList: values.objects, format: .xml, options: 0)
+          fromPropertyList: values.objects, format: format == .binary ? .binary : .xml,
+          options: 0)
       } catch {
         throw DefaultsError(.failedSave, "the values could not be written as a property list")
       }

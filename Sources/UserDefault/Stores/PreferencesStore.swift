@@ -1,8 +1,9 @@
 import Foundation
 
-/// The library's own preferences store: a `UserDefaults` subclass backed by the same XML
+/// The library's own preferences store: a `UserDefaults` subclass backed by the same
 /// property-list file Foundation uses on Linux, kept safe from crashes and from other
-/// processes.
+/// processes. A file keeps its format: binary stays binary, XML stays XML; new files are
+/// XML.
 ///
 /// ```swift
 /// let defaults = try PreferencesStore(suiteName: "com.example.app")

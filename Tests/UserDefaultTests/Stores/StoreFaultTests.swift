@@ -348,6 +348,7 @@ struct StoreFaultTests {
       return
     }
     let final: [String: Any]
+    let isBinary = FileManager.default.contents(atPath: path)?.starts(with: Data("bplist".utf8))
     do {
       final = try PropertyListFile.values(at: path)
     } catch {
@@ -375,7 +376,8 @@ struct StoreFaultTests {
       }
     }
     for (name, value) in expected {
-      guard let stored = final[name], Self.survives(value, as: stored) else {
+      guard let stored = final[name], Self.survives(value, as: stored, binary: isBinary == true)
+      else {
         outcome.wipes += 1
         outcome.problems.append("\(label): key \(name) lost; case bytes: \(fault.replayText)")
         return
@@ -383,13 +385,18 @@ struct StoreFaultTests {
     }
   }
 
-  /// Whether `original` came through a rewrite as `stored`: equal, except that a date
-  /// keeps whole seconds only (the XML format's limit: Foundation's writer does the same),
-  /// which matters when a binary original held a fraction of a second, and a date beyond
-  /// what the writer can write comes back as the nearest one it can (its documented
-  /// fallback).
-  static func survives(_ original: Any, as stored: Any) -> Bool {
+  /// Whether `original` came through a rewrite as `stored`: equal. A date in a file
+  /// rewritten as binary (a binary original keeps its format) is equal to the bit; in one
+  /// rewritten as XML it keeps whole seconds only (the XML format's limit: Foundation's
+  /// writer does the same), and a date beyond what the XML writer can write comes back
+  /// as the nearest one it can (its documented fallback).
+  static func survives(_ original: Any, as stored: Any, binary: Bool) -> Bool {
     if let original = original as? Date, let stored = stored as? Date {
+      // A binary file keeps every date exactly, to the bit (a file kept in its format).
+      if binary {
+        return original.timeIntervalSinceReferenceDate.bitPattern
+          == stored.timeIntervalSinceReferenceDate.bitPattern
+      }
       let written = PropertyListXMLWriter.writableSeconds(original.timeIntervalSince1970)
       return written.rounded(.down) == stored.timeIntervalSince1970.rounded(.down)
     }
