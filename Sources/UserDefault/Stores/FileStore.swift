@@ -291,7 +291,7 @@ final class FileStore: StoreBackend {
     // makes the directory.
     if state.withLock({ $0.state.changed.isEmpty }) {
       if !file.hasDirectory {
-        adopt([:], identity: nil, flushed: [:])
+        adopt([:], identity: nil, format: .newFile, flushed: [:])
         return
       }
       // Nothing to write, and the file is as this store last saw it (read, written, or
@@ -382,7 +382,7 @@ final class FileStore: StoreBackend {
   /// when `disk` is known to equal this store's values (it was written from them).
   private func adopt(
     _ disk: [String: StoredObject], identity: PreferencesFile.Identity?,
-    format: PreferencesFile.Format = .newFile, flushed: [String: UInt64],
+    format: PreferencesFile.Format, flushed: [String: UInt64],
     compare: Bool = true
   ) {
     let changes = state.withLock { guarded in
@@ -450,8 +450,8 @@ final class FileStore: StoreBackend {
     // Nothing to write and nothing to repair: the file is taken in without its lock
     // (whose file a first open would otherwise create) and without a flush's checks of
     // the directory. A write made meanwhile is safe: `adopt` keeps names changed here.
-    if hasNothingPending, let (values, identity) = file.valuesWithoutRepair() {
-      adopt(values, identity: identity, flushed: [:])
+    if hasNothingPending, let (values, identity, format) = file.valuesWithoutRepair() {
+      adopt(values, identity: identity, format: format, flushed: [:])
       return
     }
     try? flushOnQueue(file)

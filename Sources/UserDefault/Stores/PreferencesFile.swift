@@ -213,9 +213,13 @@ package struct PreferencesFile: Sendable {
     if bytes.isEmpty { return .failure("it is empty") }
     let format: Format = bytes.starts(with: "bplist".utf8) ? .binary : .xml
     // The files this library and Foundation write are read by the library's own
-    // streaming reader (about 10x faster than Foundation at 100,000 keys); anything it is
+    // streaming readers (XML: about 10x faster than Foundation at 100,000 keys; binary
+    // too, see PropertyListBinaryReader); anything they are
     // not sure of goes to PropertyListSerialization, which also judges damage.
-    if let values = PropertyListXMLReader.storedObjects(in: bytes) {
+    if format == .binary, let values = PropertyListBinaryReader.storedObjects(in: bytes) {
+      return .success((values, foreign: false, format: .binary))
+    }
+    if format == .xml, let values = PropertyListXMLReader.storedObjects(in: bytes) {
       return .success((values, foreign: false, format: .xml))
     }
     let data = Data(bytes)  // a copy, for Foundation only
@@ -285,10 +289,13 @@ package struct PreferencesFile: Sendable {
   /// disk; `nil` when ``read()`` would move the file aside or drop values from it, which
   /// needs the file's lock. Safe without the lock: the library replaces the file whole, by
   /// `rename`, so a read sees one version or the other.
-  func valuesWithoutRepair() -> (values: [String: StoredObject], identity: Identity?)? {
+  func valuesWithoutRepair() -> (
+    values: [String: StoredObject], identity: Identity?, format: Format
+  )? {
     switch load() {
-    case .missing: return ([:], nil)
-    case .loaded(let values, foreign: false, let identity, _): return (values, identity)
+    case .missing: return ([:], nil, .newFile)
+    case .loaded(let values, foreign: false, let identity, let format):
+      return (values, identity, format)
     case .loaded(_, foreign: true, _, _), .unusable: return nil
     }
   }

@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+
+@testable import UserDefault
+
+/// The binary reader, against Foundation's reader of the same bytes.
+@Suite("The binary property-list reader")
+struct PropertyListBinaryReaderTests {
+  /// Foundation's values of `data`, and the reader's, which must be equal type for type.
+  private func expectSameAsFoundation(_ data: Data, _ label: String) throws {
+    let read = try #require(
+      data.withUnsafeBytes(PropertyListBinaryReader.storedObjects), "\(label): declined")
+    let foundation = try #require(
+      try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any])
+    #expect(read.count == foundation.count, "\(label)")
+    for (key, value) in foundation {
+      let mine = try #require(read[key], "\(label): \(key) missing")
+      #expect(PropertyListKind(of: mine.object) == PropertyListKind(of: value), "\(label): \(key)")
+      #expect(PropertyListEquality.isEqual(mine.object, value), "\(label): \(key)")
+    }
+  }
+
+  @Test("It reads what the library's binary writer writes, every value as Foundation does")
+  func readsTheWritersOutput() throws {
+    let data = try #require(
+      PropertyListBinaryWriter.data(for: PropertyListBinaryWriterTests.sample))
+    try expectSameAsFoundation(data, "writer")
+    let read = try #require(data.withUnsafeBytes(PropertyListBinaryReader.storedObjects))
+    let date = try #require(read["fractional date"]?.object as? Date)
+    #expect(date.timeIntervalSinceReferenceDate == 773_323_669.081678)
+    #expect((read["negative zero"]?.object as? Double)?.sign == .minus)
+    #expect(read["unsigned maximum"]?.object as? UInt64 == UInt64.max)
+  }
+
+  @Test("It reads what Foundation's binary writer writes")
+  func readsFoundationsOutput() throws {
+    let data = try PropertyListSerialization.data(
+      fromPropertyList: FaultCorpus.sample, format: .binary, options: 0)
+    try expectSameAsFoundation(data, "Foundation")
+  }
+
+  @Test("Every byte of a valid file flipped, and every truncation: never a crash")
+  func damagedInputIsDeclinedOrRead() throws {
+    let data = try #require(PropertyListBinaryWriter.data(for: ["a": [1, "two", 3.5], "b": true]))
+    var declined = 0
+    for index in data.indices {
+      for flip: UInt8 in [0x01, 0x80, 0xFF] {
+        var damaged = data
+        damaged[index] ^= flip
+        if damaged.withUnsafeBytes(PropertyListBinaryReader.storedObjects) == nil { declined += 1 }
+      }
+      if data.prefix(index).withUnsafeBytes(PropertyListBinaryReader.storedObjects) == nil {
+        declined += 1
+      }
+    }
+    #expect(declined > 0)
+  }
+
+  @Test("What it is not sure of is left to Foundation: a UID, a null, a reference cycle")
+  func declinesWhatItDoesNotKnow() {
+    // { "u": UID(1) }, { "n": null }, and an array that holds itself.
+    let uid = Self.document(objects: [[0xD1, 1, 2], [0x51, 0x75], [0x80, 0x01]])
+    let null = Self.document(objects: [[0xD1, 1, 2], [0x51, 0x6E], [0x00]])
+    let cycle = Self.document(objects: [[0xD1, 1, 2], [0x51, 0x63], [0xA1, 2]])
+    for data in [uid, null, cycle] {
+      #expect(data.withUnsafeBytes(PropertyListBinaryReader.storedObjects) == nil)
+    }
+  }
+
+  @Test("A 4-byte real, as Apple's writer makes for a Float, reads as the Double it is")
+  func readsFourByteReals() throws {
+    // { "f": 521.0 as a 4-byte real }
+    let data = Self.document(objects: [
+      [0xD1, 1, 2], [0x51, 0x66], [0x22, 0x44, 0x02, 0x40, 0x00],
+    ])
+    let read = try #require(data.withUnsafeBytes(PropertyListBinaryReader.storedObjects))
+    #expect(read["f"]?.object as? Double == 521.0)
+    let foundation = try PropertyListSerialization.propertyList(from: data, format: nil)
+    #expect(((foundation as? [String: Any])?["f"] as? NSNumber)?.doubleValue == 521.0)
+  }
+
+  /// A `bplist00` document of `objects` (already encoded, one-byte references), the
+  /// first the root.
+  static func document(objects: [[UInt8]]) -> Data {
+    var bytes = Array("bplist00".utf8)
+    var offsets: [UInt8] = []
+    for object in objects {
+      offsets.append(UInt8(bytes.count))
+      bytes += object
+    }
+    let table = bytes.count
+    bytes += offsets
+    bytes += [0, 0, 0, 0, 0, 0, 1, 1]
+    bytes += [0, 0, 0, 0, 0, 0, 0, UInt8(objects.count)]
+    bytes += [0, 0, 0, 0, 0, 0, 0, 0]
+    bytes += [0, 0, 0, 0, 0, 0, 0, UInt8(table)]
+    return Data(bytes)
+  }
+}
