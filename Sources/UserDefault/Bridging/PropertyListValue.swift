@@ -12,7 +12,7 @@ import Foundation
 /// | `UInt`, `UInt8`…`UInt64` | an unsigned 64-bit number | Foundation on Linux reads `UInt` back as a signed `Int` |
 /// | `Double` | itself; `-0.0` as the string `"-0.0"` | the XML writer drops the sign of zero |
 /// | `Float` | the `Double` with the same value | Foundation reloads floats as doubles; the conversion is exact |
-/// | `Date` | seconds since 2001-01-01 as a `Double` | XML property lists keep whole seconds only |
+/// | `Date` | itself, a date | what every reader of the file sees; a binary file keeps its fraction of a second, an XML file whole seconds (a `Double` written by an earlier version reads back too) |
 /// | arrays, `[String: …]` | arrays and dictionaries of the above | native |
 ///
 /// Reading is lenient where nothing is lost (any number that fits the integer type, a
@@ -126,7 +126,7 @@ extension Float: PropertyListCoded {
 
 extension Date: PropertyListValue {}
 extension Date: PropertyListCoded {
-  func propertyListObject() -> Any { timeIntervalSinceReferenceDate.propertyListObject() }
+  func propertyListObject() -> Any { self }
   init(propertyListObject object: Any) throws(DefaultsError) {
     if let value = object as? Date {
       self = value

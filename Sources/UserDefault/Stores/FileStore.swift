@@ -12,6 +12,8 @@ final class FileStore: StoreBackend {
   let context: SuiteContext
   let file: PreferencesFile?
   let fileProblem: DefaultsError?
+  /// The format of the file when this store makes it; a file that exists keeps its own.
+  let newFileFormat: PreferencesFile.Format
   /// `context.hub.tracking`, kept here too: a read reaches a property of its own store
   /// without a retain, where the chain through the context costs a retain and a release.
   private let tracking: TrackedKeys
@@ -38,7 +40,7 @@ final class FileStore: StoreBackend {
     /// The identity of the file as this store last read or wrote it whole.
     var fileIdentity: PreferencesFile.Identity?
     /// The format of the file as this store last read or wrote it: it writes it back so.
-    var fileFormat = PreferencesFile.Format.newFile
+    var fileFormat: PreferencesFile.Format
     /// Whether the store's first object has been made (and the file taken in, if any).
     var hasLoaded = false
     /// What was reported already: a failure met on every poll or flush is reported once.
@@ -98,12 +100,17 @@ final class FileStore: StoreBackend {
   private let queueKey = DispatchSpecificKey<Bool>()
   private let arrivals = FlushArrivals()
 
-  init(suite: String?, file: PreferencesFile?, flushWindow: Duration, problem: DefaultsError?) {
+  init(
+    suite: String?, file: PreferencesFile?, flushWindow: Duration, problem: DefaultsError?,
+    newFileFormat: PreferencesFile.Format = .newFile
+  ) {
+    self.newFileFormat = newFileFormat
     self.context = SuiteContext(name: suite, seesEveryWrite: true)
     self.tracking = context.hub.tracking
     self.file = file
     self.fileProblem = problem
-    self.state = Lock(Guarded(state: State(flushWindow: flushWindow)))
+    self.state = Lock(
+      Guarded(state: State(flushWindow: flushWindow, fileFormat: newFileFormat)))
     if let problem {
       DefaultsDiagnostics.report(problem.kind, key: nil, suite: suite, problem.message)
     }
@@ -291,7 +298,7 @@ final class FileStore: StoreBackend {
     // makes the directory.
     if state.withLock({ $0.state.changed.isEmpty }) {
       if !file.hasDirectory {
-        adopt([:], identity: nil, format: .newFile, flushed: [:])
+        adopt([:], identity: nil, format: newFileFormat, flushed: [:])
         return
       }
       // Nothing to write, and the file is as this store last saw it (read, written, or
@@ -351,7 +358,7 @@ final class FileStore: StoreBackend {
         self.state.withLock { $0.state.reports.isNewStuckDamage(stuck) }
       })
     let merged = try file.mergeLocked(
-      changes, suite: context.name, onDamage: policy, newFileFormat: .newFile)
+      changes, suite: context.name, onDamage: policy, newFileFormat: newFileFormat)
     // Written from this store's own values when a damaged file was replaced: nothing to
     // compare or announce.
     adopt(
@@ -451,7 +458,7 @@ final class FileStore: StoreBackend {
     // (whose file a first open would otherwise create) and without a flush's checks of
     // the directory. A write made meanwhile is safe: `adopt` keeps names changed here.
     if hasNothingPending, let (values, identity, format) = file.valuesWithoutRepair() {
-      adopt(values, identity: identity, format: format, flushed: [:])
+      adopt(values, identity: identity, format: format ?? newFileFormat, flushed: [:])
       return
     }
     try? flushOnQueue(file)

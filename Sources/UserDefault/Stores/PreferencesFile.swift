@@ -23,16 +23,8 @@ package struct PreferencesFile: Sendable {
   package var lockPath: String { path + ".lock" }
 
   /// How a file is written: a file read as binary is written as binary, anything else
-  /// as XML, so a file keeps the format it came in (macOS keeps preferences as binary;
-  /// XML cannot hold a date's fraction of a second, -0.0 or most control characters).
-  package enum Format: Sendable {
-    case xml, binary
-
-    /// The format of a file this library makes: XML, so that the library's own reader
-    /// (about 10x Foundation's at 100,000 keys) reads it back; binary files are read by
-    /// Foundation.
-    static let newFile = Format.xml
-  }
+  /// as XML, so a file keeps the format it came in; a new one, as its writer chose.
+  package typealias Format = PreferencesFileFormat
 
   /// What reading the file found.
   enum Contents {
@@ -203,7 +195,7 @@ package struct PreferencesFile: Sendable {
     data.withUnsafeBytes { try? parse($0).get().values.objects }
   }
 
-  /// The property list in `bytes` (XML by the library's reader, anything else by
+  /// The property list in `bytes` (binary and XML by the library's readers, anything else by
   /// `PropertyListSerialization`), or why it is not a property-list dictionary.
   /// `foreign` is true when Foundation read it, so it may hold values no writer can store
   /// (the library's reader makes property-list types only).
@@ -290,10 +282,10 @@ package struct PreferencesFile: Sendable {
   /// needs the file's lock. Safe without the lock: the library replaces the file whole, by
   /// `rename`, so a read sees one version or the other.
   func valuesWithoutRepair() -> (
-    values: [String: StoredObject], identity: Identity?, format: Format
+    values: [String: StoredObject], identity: Identity?, format: Format?
   )? {
     switch load() {
-    case .missing: return ([:], nil, .newFile)
+    case .missing: return ([:], nil, nil)
     case .loaded(let values, foreign: false, let identity, let format):
       return (values, identity, format)
     case .loaded(_, foreign: true, _, _), .unusable: return nil

@@ -2,8 +2,8 @@ import Foundation
 
 /// The library's own preferences store: a `UserDefaults` subclass backed by the same
 /// property-list file Foundation uses on Linux, kept safe from crashes and from other
-/// processes. A file keeps its format: binary stays binary, XML stays XML; new files are
-/// XML.
+/// processes. A file keeps its format: binary stays binary, XML stays XML; a new file is
+/// binary unless the store is opened with `format: .xml`.
 ///
 /// ```swift
 /// let defaults = try PreferencesStore(suiteName: "com.example.app")
@@ -51,19 +51,25 @@ public final class PreferencesStore: UserDefaults {
   ///   - directory: Where the file lives, instead of the preferences directory.
   ///   - flushWindow: How long a write may wait before it is flushed; when objects of
   ///     one suite ask for different windows, the shortest applies to all.
+  ///   - format: The format of the file when this store makes it (binary unless given;
+  ///     see ``PreferencesFileFormat``). A file that exists keeps its own format. The first
+  ///     object made for a file in the process decides.
   /// - Throws: ``DefaultsError`` of kind ``DefaultsDiagnostic/Kind/invalidSuite`` for a
   ///   name that is empty, `.`, `..`, or contains `/`, `..` or NUL. A directory that
   ///   cannot be used does not throw: it is reported, and the store keeps values in memory.
   ///
-  /// `let store = try PreferencesStore(suiteName: "com.example.app")`
+  /// `let store = try PreferencesStore(suiteName: "com.example.app", format: .xml)`
   public convenience init(
-    suiteName: String?, directory: String? = nil, flushWindow: Duration = .milliseconds(100)
+    suiteName: String?, directory: String? = nil, flushWindow: Duration = .milliseconds(100),
+    format: PreferencesFileFormat? = nil
   ) throws(DefaultsError) {
     let store: FileStore
     do throws(DefaultsError) {
       let file = try PreferencesFile.forSuite(suiteName, in: directory)
       store = SuiteRegistry.fileStore(identifiedBy: file.path) {
-        FileStore(suite: suiteName, file: file, flushWindow: flushWindow, problem: nil)
+        FileStore(
+          suite: suiteName, file: file, flushWindow: flushWindow, problem: nil,
+          newFileFormat: format ?? .newFile)
       }
     } catch  where error.kind == .invalidSuite {
       throw error

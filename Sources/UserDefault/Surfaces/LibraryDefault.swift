@@ -84,7 +84,7 @@ extension PreferencesStore {
   ///
   /// - Returns: The store of the program's standard suite, now the library's default.
   /// - Throws: ``DefaultsError`` when the store cannot be made (see
-  ///   ``PreferencesStore/init(suiteName:directory:flushWindow:)``).
+  ///   ``PreferencesStore/init(suiteName:directory:flushWindow:format:)``).
   ///
   /// `try PreferencesStore.makeLibraryDefault()`
   @discardableResult

@@ -55,17 +55,74 @@ struct FileFormatTests {
     #expect(values["New"] as? String == "again")
   }
 
-  @Test("The store rewrites an XML file as XML, and makes new files as XML")
+  @Test("The store rewrites an XML file as XML, makes new files binary, or XML when asked")
   func storeKeepsXML() throws {
     let directory = TemporaryDirectory()
     try PropertyListSerialization.data(fromPropertyList: ["a": 1], format: .xml, options: 0)
       .write(to: URL(fileURLWithPath: directory.path + "/xml.plist"))
-    for suite in ["xml", "new"] {
-      let store = try PreferencesStore(suiteName: suite, directory: directory.path)
+    try Self.binaryFile(at: directory.path + "/binary.plist")
+    try FileManager.default.copyItem(
+      atPath: directory.path + "/xml.plist", toPath: directory.path + "/xml-asked-binary.plist")
+    // The suite, the format asked for, the format of its file after a flush.
+    let cases: [(String, PreferencesFileFormat?, PropertyListSerialization.PropertyListFormat)] =
+      [
+        ("xml", nil, .xml), ("xml-asked-binary", .binary, .xml), ("binary", .xml, .binary),
+        ("new", nil, .binary), ("new-xml", .xml, .xml),
+      ]
+    for (suite, asked, expected) in cases {
+      let store = try PreferencesStore(suiteName: suite, directory: directory.path, format: asked)
       store.set(2, forKey: "b")
       try store.flush()
-      #expect(try Self.contents(at: directory.path + "/\(suite).plist").format == .xml)
+      let format = try Self.contents(at: directory.path + "/\(suite).plist").format
+      #expect(format == expected, "\(suite)")
     }
+  }
+
+  @Test("A typed Date is stored as a date, with its fraction of a second in a binary file")
+  func typedDateIsADate() throws {
+    let directory = TemporaryDirectory()
+    let key = UserDefaults.Key<Date>("installDate", default: .distantPast)
+    let when = Date(timeIntervalSinceReferenceDate: 773_323_669.081678)
+    let store = try PreferencesStore(suiteName: "dates", directory: directory.path)
+    store[key] = when
+    #expect(store.object(forKey: "installDate") as? Date == when)
+    try store.flush()
+    let values = try Self.contents(at: directory.path + "/dates.plist").values
+    #expect(values["installDate"] as? Date == when)
+    // A date an earlier version stored as seconds since 2001 still reads.
+    store.set(12.5, forKey: "installDate")
+    #expect(store[key] == Date(timeIntervalSinceReferenceDate: 12.5))
+  }
+
+  @Test("Plain Foundation, in a process that links no library code, reads a binary file")
+  func plainFoundationReadsBinaryFiles() throws {
+    let directory = TemporaryDirectory()
+    try Self.binaryFile(at: directory.path + "/plain.plist")
+    let source = directory.path + "/reader.swift"
+    try Data(
+      """
+      import Foundation
+      let defaults = UserDefaults(suiteName: "plain")!
+      let date = defaults.object(forKey: "SULastCheckTime") as? Date
+      print(defaults.string(forKey: "Name") ?? "nil", defaults.integer(forKey: "Count"),
+        date?.timeIntervalSinceReferenceDate ?? 0, (defaults.object(forKey: "Y Origin") as? Double)?.sign == .minus)
+      """.utf8
+    ).write(to: URL(fileURLWithPath: source))
+    let compile = Process()
+    compile.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    compile.arguments = ["swiftc", source, "-o", directory.path + "/reader"]
+    try compile.run()
+    compile.waitUntilExit()
+    try #require(compile.terminationStatus == 0, "swiftc failed")
+    let reader = Process()
+    reader.executableURL = URL(fileURLWithPath: directory.path + "/reader")
+    reader.environment = ["XDG_CONFIG_HOME": directory.path, "HOME": directory.path]
+    let output = Pipe()
+    reader.standardOutput = output
+    try reader.run()
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    reader.waitUntilExit()
+    #expect(text == "kept 3 773323669.081678 true\n")
   }
 
   @Test("The default path's saver rewrites a binary file as binary")
