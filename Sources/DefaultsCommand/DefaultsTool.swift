@@ -412,11 +412,17 @@ package struct DefaultsTool {
 
   private func export(domain: String, to destination: String) throws(ToolError) {
     guard let values = try load(domain) else { throw ToolError("Domain \(domain) does not exist") }
+    // The library's XML writer, as the store's: Foundation's drops the sign of -0.0.
     let data: Data
-    do {
-      data = try PropertyListSerialization.data(fromPropertyList: values, format: .xml, options: 0)
-    } catch {
-      throw ToolError("Could not export \(domain): \(error)")
+    if let written = PropertyListXMLWriter.data(for: values) {
+      data = written
+    } else {
+      do {
+        data = try PropertyListSerialization.data(
+          fromPropertyList: values, format: .xml, options: 0)
+      } catch {
+        throw ToolError("Could not export \(domain): \(error)")
+      }
     }
     if destination == "-" {
       FileHandle.standardOutput.write(data)

@@ -31,6 +31,21 @@ struct DefaultsToolProcessTests {
     }
   }
 
+  @Test("export keeps the sign of -0.0 and a date's value, from a binary file")
+  func exportKeepsNegativeZero() throws {
+    let sandbox = Sandbox()
+    try PropertyListSerialization.data(
+      fromPropertyList: ["zero": -0.0, "count": 3] as [String: Any], format: .binary, options: 0
+    ).write(to: URL(fileURLWithPath: sandbox.directory.path + "/app.plist"))
+    let exported = try sandbox.run("export", "app", "-")
+    #expect(exported.status == 0, "\(exported.error)")
+    #expect(exported.output.contains("<real>-0.0</real>"), "\(exported.output)")
+    let values = try #require(
+      try PropertyListSerialization.propertyList(from: Data(exported.output.utf8), format: nil)
+        as? [String: Any])
+    #expect((values["zero"] as? Double)?.sign == .minus && values["count"] as? Int == 3)
+  }
+
   @Test("domains leaves the global domain out, as macOS does")
   func domainsLeaveTheGlobalDomainOut() throws {
     let sandbox = Sandbox()
