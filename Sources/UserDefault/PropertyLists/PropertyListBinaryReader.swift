@@ -10,7 +10,8 @@ import Foundation
 /// `[Any]` and `[String: Any]`; the root dictionary's values as ``StoredObject``s. Anything
 /// it is not sure of makes it return `nil`, and the caller falls back to
 /// `PropertyListSerialization`, which also judges damage: another version than `00`, a
-/// null, a UID, a UTF-8 string object, a 16-byte integer with a high half,
+/// null, a UID, a UTF-8 string object, a dictionary that names one key twice (readers
+/// disagree on which value wins; Foundation keeps the first), a 16-byte integer with a high half,
 /// a dictionary key that is not a string, an offset or reference out of bounds, and
 /// containers nested deeper than ``maximumDepth`` (which also ends a reference cycle).
 /// It never traps on input: every read is bounds-checked, and every size the input gives
@@ -37,9 +38,9 @@ enum PropertyListBinaryReader {
     var values: [String: StoredObject] = [:]
     values.reserveCapacity(root.count)
     for (key, reference) in root {
-      guard let value = document.object(at: reference, depth: 1, budget: &budget) else {
-        return nil
-      }
+      guard values[key] == nil,
+        let value = document.object(at: reference, depth: 1, budget: &budget)
+      else { return nil }
       values[key] = StoredObject(value)
     }
     return values
@@ -217,9 +218,9 @@ enum PropertyListBinaryReader {
         var dictionary: [String: Any] = [:]
         dictionary.reserveCapacity(entries.count)
         for (key, reference) in entries {
-          guard let value = object(at: reference, depth: depth + 1, budget: &budget) else {
-            return nil
-          }
+          guard dictionary[key] == nil,
+            let value = object(at: reference, depth: depth + 1, budget: &budget)
+          else { return nil }
           dictionary[key] = value
         }
         return dictionary
