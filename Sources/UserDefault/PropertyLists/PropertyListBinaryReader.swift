@@ -7,10 +7,11 @@ import Foundation
 ///
 /// It builds the same Swift values the XML reader builds: `String`, `Int` (or `UInt64`
 /// above `Int64.max`), `Double`, `Bool`, `Date` (to the bit of its seconds), `Data`,
-/// `[Any]` and `[String: Any]`; the root dictionary's values as ``StoredObject``s. Anything
+/// `[Any]` and `[String: Any]`, and a null or a UID as a ``PropertyListOpaque``, which the
+/// binary writer writes back; the root dictionary's values as ``StoredObject``s. Anything
 /// it is not sure of makes it return `nil`, and the caller falls back to
 /// `PropertyListSerialization`, which also judges damage: another version than `00`, a
-/// null, a UID, a UTF-8 string object, a dictionary that names one key twice (readers
+/// set, a UTF-8 string object, a dictionary that names one key twice (readers
 /// disagree on which value wins; Foundation keeps the first), a 16-byte integer with a high half,
 /// a dictionary key that is not a string, an offset or reference out of bounds, and
 /// containers nested deeper than ``maximumDepth`` (which also ends a reference cycle).
@@ -176,7 +177,8 @@ enum PropertyListBinaryReader {
         switch marker {
         case 0x08: return false
         case 0x09: return true
-        default: return nil  // a null or a fill byte: Foundation decides
+        case 0x00: return PropertyListOpaque(value: .null)
+        default: return nil  // a fill byte, or an unknown marker: Foundation decides
         }
       case 0x10:
         return integer(marker: marker, at: offset + 1)
@@ -224,8 +226,15 @@ enum PropertyListBinaryReader {
           dictionary[key] = value
         }
         return dictionary
+      case 0x80:
+        // A UID: its marker counts its bytes less one.
+        let width = Int(marker & 0x0F) + 1
+        guard width <= 8, offset + 1 + width <= table,
+          let number = Self.unsigned(bytes, at: offset + 1, width: width)
+        else { return nil }
+        return PropertyListOpaque(value: .uid(UInt64(number)))
       default:
-        return nil  // a UID, a set, a UTF-8 string object: Foundation decides
+        return nil  // a set, a UTF-8 string object: Foundation decides
       }
     }
 

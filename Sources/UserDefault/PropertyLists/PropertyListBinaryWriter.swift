@@ -116,6 +116,14 @@ package struct PropertyListBinaryWriter {
       return number
     case let dictionary as [String: Any]:
       return add(dictionary: dictionary, element: { $0.add($1) })
+    case let opaque as PropertyListOpaque:
+      switch opaque.value {
+      case .null: return add(encoded: [0x00])
+      case .uid(let number):
+        // A UID's marker counts its bytes less one: 1, 2, 4 or 8 of them.
+        let bytes = Self.unsigned(number).dropFirst()
+        return add(encoded: [0x80 | UInt8(bytes.count - 1)] + bytes)
+      }
     default:
       return nil
     }

@@ -54,6 +54,7 @@ package enum PropertyListEquality {
         let rhs = PropertyListObject.dictionary(rhs), lhs.count == rhs.count
       else { return false }
       return lhs.allSatisfy { key, value in rhs[key].map { isEqual(value, $0) } ?? false }
+    case .opaque: return (lhs as? PropertyListOpaque) == (rhs as? PropertyListOpaque)
     case .other: return false
     }
   }
@@ -66,7 +67,10 @@ package enum PropertyListEquality {
 
 /// The property-list type of a stored object, whatever Swift or Foundation type carries it.
 enum PropertyListKind: Equatable {
-  case bool, integer, real, string, date, data, array, dictionary, other
+  case bool, integer, real, string, date, data, array, dictionary
+  /// A null or a UID from a binary file (``PropertyListOpaque``).
+  case opaque
+  case other
 
   init(of object: Any) {
     switch object {
@@ -80,6 +84,7 @@ enum PropertyListKind: Equatable {
     case is String, is NSString: self = .string
     case is Data, is NSData: self = .data
     case is Date, is NSDate: self = .date
+    case is PropertyListOpaque: self = .opaque
     default:
       if PropertyListObject.array(object) != nil {
         self = .array

@@ -42,6 +42,8 @@ enum PropertyListObject {
   static func isStorable(_ object: Any) -> Bool {
     switch PropertyListKind(of: object) {
     case .bool, .integer, .real, .string, .date, .data: return true
+    // Kept as found in a binary file, and written back to one (not to XML).
+    case .opaque: return true
     case .other: return false
     case .array:
       guard let array = object as? [Any] else { return false }

@@ -30,7 +30,8 @@ package struct PreferencesFile: Sendable {
   enum Contents {
     case missing
     /// The file's values, in `format`; `dropped` names top-level keys holding a value no
-    /// property-list writer can store (a null, a UID), left out of `values`.
+    /// property-list writer can store (what Foundation's reader alone knows), left out of
+    /// `values`.
     case values([String: StoredObject], dropped: [String], format: Format)
     /// Not a readable property-list dictionary; moved to `backup`, or left in place when
     /// `backup` is `nil` (moving it failed: then nothing may be written over it).
@@ -402,6 +403,7 @@ package struct PreferencesFile: Sendable {
     case .bool: "a Boolean"
     case .data: "data"
     case .date: "a date"
+    case .opaque: "a null or a UID"
     case .dictionary, .other: "a \(type(of: object))"
     }
   }
@@ -521,7 +523,7 @@ extension PreferencesFile {
     for name in names {
       DefaultsDiagnostics.report(
         .refusedValue, key: name, suite: suite,
-        "\(path) holds a value under this key that a property list cannot store (a null or a UID); it is left out of what is written"
+        "\(path) holds a value under this key that the library cannot write back; it is left out of what is written"
       )
     }
   }

@@ -457,6 +457,7 @@ struct PropertyListXMLReaderTests {
         rhs[key].map { same(value, $0) } ?? false
           && rhs.keys.contains { $0.unicodeScalars.elementsEqual(key.unicodeScalars) }
       }
+    case .opaque: return (lhs as? PropertyListOpaque) == (rhs as? PropertyListOpaque)
     case .other: return false
     }
   }

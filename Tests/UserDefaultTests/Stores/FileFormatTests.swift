@@ -55,6 +55,28 @@ struct FileFormatTests {
     #expect(values["New"] as? String == "again")
   }
 
+  @Test("A null and a UID in a binary file survive the store's rewrite")
+  func nullsAndUIDsSurvive() throws {
+    let directory = TemporaryDirectory()
+    // { "n": null, "u": UID(7), "s": "kept" }
+    let data = PropertyListBinaryReaderTests.document(objects: [
+      [0xD3, 1, 2, 3, 4, 5, 6], [0x51, 0x6E], [0x51, 0x75], [0x51, 0x73], [0x00], [0x80, 0x07],
+      [0x54, 0x6B, 0x65, 0x70, 0x74],
+    ])
+    try data.write(to: URL(fileURLWithPath: directory.path + "/archive.plist"))
+    let store = try PreferencesStore(suiteName: "archive", directory: directory.path)
+    #expect("\(store.object(forKey: "u") ?? "none")" == "UID(7)")
+    store.set(1, forKey: "added")
+    try store.flush()
+    let written = try #require(
+      FileManager.default.contents(atPath: directory.path + "/archive.plist"))
+    let values = try #require(written.withUnsafeBytes(PropertyListBinaryReader.storedObjects))
+    #expect(
+      values.mapValues { "\($0.object)" } == [
+        "n": "null", "u": "UID(7)", "s": "kept", "added": "1",
+      ])
+  }
+
   @Test("The store rewrites an XML file as XML, makes new files binary, or XML when asked")
   func storeKeepsXML() throws {
     let directory = TemporaryDirectory()
