@@ -1,5 +1,7 @@
 import Testing
-import UserDefault
+// Re-exported, as DefaultEntry and SafeDefaultsKit re-export it: a test that imports this
+// module declares and reads keys without a second import.
+@_exported import UserDefault
 
 /// Gives each test, and each argument of a parameterized test, a fresh in-memory store as
 /// its default (see `UserDefaults.withDefault(_:operation:)`); nothing is written to disk,
