@@ -75,10 +75,26 @@ enum PropertyListBinaryReader {
     /// A big-endian unsigned number of `width` bytes at `offset`, if it is in bounds and
     /// fits an `Int`.
     static func unsigned(_ bytes: UnsafeRawBufferPointer, at offset: Int, width: Int) -> Int? {
-      guard offset >= 0, width <= bytes.count, offset <= bytes.count - width else { return nil }
+      bigEndian(bytes, at: offset, width: width, before: bytes.count).flatMap(Int.init(exactly:))
+    }
+
+    /// Eight big-endian bytes at `offset`, if they end by `end`.
+    static func unsigned64(_ bytes: UnsafeRawBufferPointer, at offset: Int, before end: Int)
+      -> UInt64?
+    {
+      bigEndian(bytes, at: offset, width: 8, before: end)
+    }
+
+    /// The one read of a big-endian number: `width` (at most 8) bytes at `offset`, if they
+    /// end by `end` (at most the buffer's end).
+    private static func bigEndian(
+      _ bytes: UnsafeRawBufferPointer, at offset: Int, width: Int, before end: Int
+    ) -> UInt64? {
+      guard offset >= 0, width <= 8, width <= end, end <= bytes.count, offset <= end - width
+      else { return nil }
       var value: UInt64 = 0
       for index in offset..<(offset + width) { value = value << 8 | UInt64(bytes[index]) }
-      return Int(exactly: value)
+      return value
     }
 
     /// Where object `number` starts.
@@ -258,13 +274,5 @@ enum PropertyListBinaryReader {
       }
     }
 
-    static func unsigned64(_ bytes: UnsafeRawBufferPointer, at offset: Int, before end: Int)
-      -> UInt64?
-    {
-      guard offset >= 0, offset <= end - 8 else { return nil }
-      var value: UInt64 = 0
-      for index in offset..<(offset + 8) { value = value << 8 | UInt64(bytes[index]) }
-      return value
-    }
   }
 }
