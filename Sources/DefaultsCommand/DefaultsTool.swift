@@ -410,26 +410,38 @@ package struct DefaultsTool {
 
   // MARK: Export and import
 
+  /// Writes the domain with the library's file writer, as the store writes it (so the
+  /// sign of -0.0 survives, which Foundation's writer drops): to a file in the domain's
+  /// own format, to `-` as XML, as macOS does. What XML cannot hold (a control character,
+  /// a date's fraction, a null, a UID) makes the document binary, with one line on
+  /// standard error (a report of kind `changedFormat`) saying so, rather than invalid XML
+  /// or a changed value.
   private func export(domain: String, to destination: String) throws(ToolError) {
-    guard let values = try load(domain) else { throw ToolError("Domain \(domain) does not exist") }
-    // The library's XML writer, as the store's: Foundation's drops the sign of -0.0.
-    let data: Data
-    if let written = PropertyListXMLWriter.data(for: values) {
-      data = written
-    } else {
-      do {
-        data = try PropertyListSerialization.data(
-          fromPropertyList: values, format: .xml, options: 0)
-      } catch {
-        throw ToolError("Could not export \(domain): \(error)")
-      }
+    let location = try location(of: domain)
+    let contents: (values: [String: Any], format: PreferencesFileFormat)?
+    do {
+      contents = try PreferencesFile(directory: location.directory, suite: location.suite)
+        .contents()
+    } catch {
+      throw ToolError("Cannot read \(error.message)")
+    }
+    guard let contents else { throw ToolError("Domain \(domain) does not exist") }
+    let format = destination == "-" ? .xml : contents.format
+    guard let document = PropertyListFileWriter.data(for: contents.values, format: format) else {
+      throw ToolError("Could not export \(domain): a value is not a property list")
+    }
+    if !document.keysXMLCannotHold.isEmpty {
+      DefaultsDiagnostics.report(
+        .changedFormat, key: nil, suite: domain,
+        "exported as a binary property list: XML cannot hold the value of "
+          + document.keysXMLCannotHold.map(\.debugDescription).joined(separator: ", "))
     }
     if destination == "-" {
-      FileHandle.standardOutput.write(data)
+      FileHandle.standardOutput.write(document.data)
       return
     }
     do {
-      try data.write(to: URL(fileURLWithPath: destination), options: .atomic)
+      try document.data.write(to: URL(fileURLWithPath: destination), options: .atomic)
     } catch {
       throw ToolError("Could not write \(destination): \(error.localizedDescription)")
     }

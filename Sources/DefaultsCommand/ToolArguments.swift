@@ -93,7 +93,10 @@ package enum ToolArguments {
     ("delete", "defaults delete domain [key]              remove a key, or the whole domain"),
     ("rename", "defaults rename domain old new            rename a key"),
     ("find", "defaults find word                        search keys and values of every domain"),
-    ("export", "defaults export domain file|-             write a domain as an XML property list"),
+    (
+      "export",
+      "defaults export domain file|-             write a domain: to a file in its format, to - as XML"
+    ),
     ("import", "defaults import domain file|-             replace a domain with a property list"),
     ("watch", "defaults watch domain [key]               print each change as it happens"),
     ("help", "defaults help [verb]                      show this help"),

@@ -8,6 +8,14 @@ struct Timing {
   let iterations: Int
   /// Why the median may not be stable, when it may not.
   let warning: String?
+
+  /// The timing per key of an operation on `keys` keys.
+  func perKey(of keys: Int) -> Timing {
+    let count = Double(keys)
+    return Timing(
+      median: median / count, min: min / count, max: max / count, iterations: iterations,
+      warning: warning)
+  }
 }
 
 /// Times operations: each repetition runs the operation enough times to last about

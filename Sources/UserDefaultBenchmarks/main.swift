@@ -107,6 +107,8 @@ let profile = Profile(name: "Ada Lovelace", age: 36, email: "ada@example.com")
 let profiles = (0..<100).map { Profile(name: "Person \($0)", age: $0, email: "p\($0)@example.com") }
 var counter = 0
 var perObserverCost: Double?
+/// A durable write to a 10-key suite, binary and XML file: the fixed part of the cost.
+var durableAtTen: (binary: Timing, xml: Timing)?
 
 for size in sizes {
   // Both suites start from the same file of `size` integers, written before this process
@@ -339,7 +341,8 @@ for size in sizes {
     })
 
   // The file writers: a file of `size` keys of mixed types (integers, strings, reals,
-  // dates with a fraction), binary against XML, reported per key.
+  // dates), binary against XML, reported per key. Dates are whole seconds: XML cannot
+  // hold a fraction (its writer would decline, and the file be written as binary).
   let mixed = Dictionary(
     uniqueKeysWithValues: (0..<size).map { index -> (String, Any) in
       let value: Any =
@@ -347,23 +350,54 @@ for size in sizes {
         case 0: index
         case 1: "value \(index)"
         case 2: Double(index) / 3
-        default: Date(timeIntervalSinceReferenceDate: Double(index) + 0.25)
+        default: Date(timeIntervalSinceReferenceDate: Double(index))
         }
       return ("key.\(index)", value)
     })
   let (binaryFile, xmlFile) = stopwatch.compare(
     { consume(PropertyListBinaryWriter.data(for: mixed)) },
     { consume(PropertyListXMLWriter.data(for: mixed)) })
-  func perKey(_ timing: Timing) -> Timing {
-    let keys = Double(size)
-    return Timing(
-      median: timing.median / keys, min: timing.min / keys, max: timing.max / keys,
-      iterations: timing.iterations, warning: timing.warning)
-  }
   report.add(
     ResultRow(
-      benchmark: "binary file writer, per key", size: size, library: perKey(binaryFile),
-      raw: perKey(xmlFile), rawLabel: "the library's XML writer, same values"))
+      benchmark: "binary file writer, per key", size: size, library: binaryFile.perKey(of: size),
+      raw: xmlFile.perKey(of: size), rawLabel: "the library's XML writer, same values"))
+
+  // A durable write to a suite of `size` keys whose file is binary, against the same write
+  // to one whose file is XML (files keep their format); per key over the cost at 10 keys,
+  // which is the write's fixed part (two fsyncs, the lock).
+  let binaryStore = try PreferencesStore(
+    suiteName: "durable-binary-\(size)", directory: scratch, flushWindow: .seconds(3600),
+    format: .binary)
+  let xmlStore = try PreferencesStore(
+    suiteName: "durable-xml-\(size)", directory: scratch, flushWindow: .seconds(3600),
+    format: .xml)
+  for (name, value) in mixed {
+    binaryStore.set(value, forKey: name)
+    xmlStore.set(value, forKey: name)
+  }
+  try binaryStore.flush()
+  try xmlStore.flush()
+  let formats = stopwatch.compare(
+    {
+      counter += 1
+      binaryStore[intKey] = counter
+      try? binaryStore.flush()
+    },
+    {
+      counter += 1
+      xmlStore[intKey] = counter
+      try? xmlStore.flush()
+    })
+  if let base = durableAtTen {
+    report.add(
+      ResultRow(
+        benchmark: "durable write, binary file, per key over 10 keys", size: size,
+        library: (subtracting(base.binary, from: formats.library)).perKey(of: size),
+        raw: (subtracting(base.xml, from: formats.raw)).perKey(of: size),
+        rawLabel: "the same, XML file"))
+  } else {
+    durableAtTen = (formats.library, formats.raw)
+  }
 
   // Observation: delivery to 1,000 observers of one key, against the same write unobserved.
   if size == 1_000 {
@@ -421,6 +455,40 @@ for (label, size, contents) in sizes.filter({ $0 > 10 }).map({
     ResultRow(
       benchmark: label, size: size, library: timings.library, raw: timings.raw,
       rawLabel: "UserDefaults: first read of a fresh suite"))
+}
+
+// Cold open of a binary file against the same values in an XML file (both the library's
+// store; the binary one as a Mac writes it, by Foundation's writer), per key.
+for size in sizes.filter({ $0 > 10 }) {
+  let xml = pristine[size]!
+  let values = try PropertyListSerialization.propertyList(from: xml, format: nil)
+  let binary = try PropertyListSerialization.data(
+    fromPropertyList: values, format: .binary, options: 0)
+  let firstKey = UserDefaults.Key<Int>("filler.1", default: -1)
+  let prefix = "cold-format-\(size)"
+  let timings = compareOnce(
+    repetitions: stopwatch.repetitions,
+    prepare: { index in
+      _ = FileManager.default.createFile(
+        atPath: scratch + "/\(prefix)-binary-\(index).plist", contents: binary)
+      _ = FileManager.default.createFile(
+        atPath: scratch + "/\(prefix)-xml-\(index).plist", contents: xml)
+    },
+    { index in
+      let store = try! PreferencesStore(
+        suiteName: "\(prefix)-binary-\(index)", directory: scratch, flushWindow: .seconds(3600))
+      consume(store[firstKey])
+    },
+    { index in
+      let store = try! PreferencesStore(
+        suiteName: "\(prefix)-xml-\(index)", directory: scratch, flushWindow: .seconds(3600))
+      consume(store[firstKey])
+    })
+  report.add(
+    ResultRow(
+      benchmark: "cold open, binary file, per key", size: size,
+      library: timings.library.perKey(of: size),
+      raw: timings.raw.perKey(of: size), rawLabel: "the same values, XML file"))
 }
 
 // Resident memory held by a freshly loaded suite of the largest size, per key: the

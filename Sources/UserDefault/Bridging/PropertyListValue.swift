@@ -10,9 +10,9 @@ import Foundation
 /// |---|---|---|
 /// | `Bool`, `String`, `Data`, `Int`, `Int8`…`Int64` | itself | native |
 /// | `UInt`, `UInt8`…`UInt64` | an unsigned 64-bit number | Foundation on Linux reads `UInt` back as a signed `Int` |
-/// | `Double` | itself; `-0.0` as the string `"-0.0"` | the XML writer drops the sign of zero |
+/// | `Double` | itself, `-0.0` included (earlier versions' string `"-0.0"` still reads) | |
 /// | `Float` | the `Double` with the same value | Foundation reloads floats as doubles; the conversion is exact |
-/// | `Date` | itself, a date | what every reader of the file sees; a binary file keeps its fraction of a second, an XML file whole seconds (a `Double` written by an earlier version reads back too) |
+/// | `Date` | itself, a date | what every reader of the file sees; exact (an XML file given a fraction of a second is written as binary); a `Double` written by an earlier version reads back too |
 /// | arrays, `[String: …]` | arrays and dictionaries of the above | native |
 ///
 /// Reading is lenient where nothing is lost (any number that fits the integer type, a
@@ -95,10 +95,9 @@ extension Data: PropertyListCoded {
 
 extension Double: PropertyListValue {}
 extension Double: PropertyListCoded {
-  func propertyListObject() -> Any {
-    // The XML writer prints -0.0 as 0.0: keep the sign by storing the spelling.
-    self == 0 && sign == .minus ? "-0.0" : self
-  }
+  // Itself, -0.0 included: both of the library's writers keep the sign. Earlier versions
+  // stored -0.0 as the string "-0.0", which still reads (below).
+  func propertyListObject() -> Any { self }
   init(propertyListObject object: Any) throws(DefaultsError) {
     if let value = object as? Double {
       self = value

@@ -23,6 +23,9 @@ public struct DefaultsDiagnostic: Sendable, CustomStringConvertible {
     case failedSave
     /// A preferences file was damaged and set aside.
     case damagedFile
+    /// A preferences file was written in another format than its own, because its own
+    /// could not hold a value exactly: an XML file written as binary.
+    case changedFormat
     /// A suite name was refused.
     case invalidSuite
     /// A type that the library does not know how to store.

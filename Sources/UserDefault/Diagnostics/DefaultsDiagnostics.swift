@@ -87,7 +87,7 @@ public enum DefaultsDiagnostics {
     handler(event)
   }
 
-  static func report(
+  package static func report(
     _ kind: DefaultsDiagnostic.Kind, key: String?, suite: String?, _ message: String
   ) {
     report(DefaultsDiagnostic(kind: kind, key: key, suite: suite, message: message))

@@ -59,9 +59,10 @@ package enum PropertyListEquality {
     }
   }
 
-  /// NaN equals NaN here: rewriting a stored NaN changes nothing.
+  /// By bit pattern, except that NaN equals NaN: rewriting a stored NaN changes nothing,
+  /// while -0.0 over 0.0 changes the stored value (`==` calls them equal).
   private static func isSameReal(_ lhs: Double, _ rhs: Double) -> Bool {
-    lhs == rhs || (lhs.isNaN && rhs.isNaN)
+    lhs.bitPattern == rhs.bitPattern || (lhs.isNaN && rhs.isNaN)
   }
 }
 

@@ -3,8 +3,9 @@
 /// library keeps it as it found it, so a binary file that holds one is rewritten with it.
 ///
 /// A typed read of it is the wrong type (reported); `object(forKey:)` hands it out as
-/// this type; XML cannot hold it, so a store whose file is XML, or `defaults export`,
-/// cannot write it (reported). It cannot be written through the library's API.
+/// this type; XML cannot hold it, so an XML file that holds one is written as binary
+/// (reported, see ``PropertyListFileWriter``). It cannot be written through the library's
+/// API.
 struct PropertyListOpaque: Hashable, Sendable, CustomStringConvertible {
   enum Value: Hashable, Sendable {
     case null

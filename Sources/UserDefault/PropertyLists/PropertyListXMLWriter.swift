@@ -16,9 +16,10 @@ import Foundation
 /// an `NSObject`), which dominated a flush; this writer takes well under a millisecond for
 /// the same (see the benchmark). The library's own streaming reader
 /// (``PropertyListXMLReader``) reads what it writes, with `PropertyListSerialization` for
-/// anything else; the tests check that every value written here parses back equal in both. Anything it is
-/// not sure to write exactly (an unknown object type, a string holding NUL) makes it
-/// return `nil`, and the caller falls back to `PropertyListSerialization`.
+/// anything else; the tests check that every value written here parses back equal in both.
+/// Anything XML cannot hold exactly (a control character, a date's fraction of a second, a
+/// null or a UID) or that it does not know (an unknown object type) makes it return `nil`:
+/// ``PropertyListFileWriter`` then writes binary, which holds all of them.
 package struct PropertyListXMLWriter {
   private var bytes: [UInt8] = []
 
@@ -79,17 +80,22 @@ package struct PropertyListXMLWriter {
     append("</\(name)>\n")
   }
 
-  /// Appends `text` with the three characters XML reserves escaped; `false` for NUL,
-  /// which no XML document can hold.
+  /// Appends `text` with the three characters XML reserves escaped; `false` for a
+  /// character no XML 1.0 document can hold, escaped or not: a control character other
+  /// than tab, line feed and carriage return, U+FFFE or U+FFFF.
   private mutating func escaped(_ text: String) -> Bool {
+    var previous: (UInt8, UInt8) = (0, 0)
     for byte in text.utf8 {
       switch byte {
-      case 0: return false
+      case 0x09, 0x0A, 0x0D: bytes.append(byte)
+      case 0..<0x20: return false
       case UInt8(ascii: "&"): append("&amp;")
       case UInt8(ascii: "<"): append("&lt;")
       case UInt8(ascii: ">"): append("&gt;")
+      case 0xBE...0xBF where previous == (0xEF, 0xBF): return false  // U+FFFE, U+FFFF
       default: bytes.append(byte)
       }
+      previous = (previous.1, byte)
     }
     return true
   }
@@ -163,6 +169,12 @@ package struct PropertyListXMLWriter {
       indent(depth)
       append("</data>\n")
     case let date as Date:
+      // XML dates are whole seconds: a fraction, or a date beyond the writable range,
+      // would be changed by writing it, so it is left to the binary writer.
+      let seconds = date.timeIntervalSince1970
+      guard seconds.rounded(.down) == seconds, Self.writableSeconds.contains(seconds) else {
+        return false
+      }
       element("date", Self.format(date), depth: depth)
     case let array as [Any]:
       indent(depth)
@@ -208,22 +220,14 @@ package struct PropertyListXMLWriter {
     return real.description  // shortest text that reads back as the same Double; "nan"
   }
 
-  /// The seconds since 1970 a date is written with: itself within about 2.1 billion years
-  /// (the year then fits `tm_year`'s Int32), else the nearest end of that range; not a
-  /// number: 0.
-  static func writableSeconds(_ interval: Double) -> Double {
-    let limit = 6.7e16
-    return interval.isNaN ? 0 : min(max(interval, -limit), limit)
-  }
+  /// The seconds since 1970 of the dates XML text can spell: about 2.1 billion years
+  /// either way (the year then fits `tm_year`'s Int32).
+  static let writableSeconds = -6.7e16...6.7e16
 
-  /// `yyyy-MM-ddTHH:mm:ssZ` in UTC, whole seconds (what Foundation writes).
-  ///
-  /// A date more than about 2.1 billion years from 1970, or not a number, which only a
-  /// damaged file or a raw `set` can hold, is written as the nearest date within that range
-  /// (not a number: 1970) rather than trapping in the conversion to whole seconds; for such
-  /// dates Foundation writes text that its own reader refuses.
+  /// `yyyy-MM-ddTHH:mm:ssZ` in UTC (what Foundation writes), for a date of whole seconds
+  /// within ``writableSeconds``.
   private static func format(_ date: Date) -> String {
-    var seconds = time_t(writableSeconds(date.timeIntervalSince1970).rounded(.down))
+    var seconds = time_t(date.timeIntervalSince1970)
     var parts = tm()
     guard gmtime_r(&seconds, &parts) != nil else { return "1970-01-01T00:00:00Z" }
     func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }

@@ -345,9 +345,10 @@ final class FileStore: StoreBackend {
     }
     if isFileKnown {
       guard !pending.isEmpty else { return number }
+      let written = try file.write(current, format: format, suite: context.name)
       adopt(
-        current, identity: try file.write(current, format: format), format: format,
-        flushed: pending, compare: false)
+        current, identity: written.identity, format: written.format, flushed: pending,
+        compare: false)
       return number
     }
     var changes: [String: StoredObject?] = [:]

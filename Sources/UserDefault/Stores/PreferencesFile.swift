@@ -183,9 +183,14 @@ package struct PreferencesFile: Sendable {
   /// - Throws: ``DefaultsError`` of kind ``DefaultsDiagnostic/Kind/damagedFile`` with a
   ///   one-line reason when the file is not a readable property-list dictionary.
   package func values() throws(DefaultsError) -> [String: Any]? {
+    try contents()?.values
+  }
+
+  /// The file's values and its format, read as ``values()`` reads them.
+  package func contents() throws(DefaultsError) -> (values: [String: Any], format: Format)? {
     switch load() {
     case .missing: return nil
-    case .loaded(let values, _, _, _): return values.objects
+    case .loaded(let values, _, _, let format): return (values.objects, format)
     case .unusable(let reason): throw DefaultsError(.damagedFile, "\(path): \(reason)")
     }
   }
@@ -387,7 +392,11 @@ package struct PreferencesFile: Sendable {
       (mustWrite, replacedDamage) = (true, true)
     }
     for (name, object) in pending { values[name] = object }
-    let identity = mustWrite ? try write(values, format: format) : identity()
+    var identity = identity()
+    if mustWrite {
+      let written = try write(values, format: format, suite: suite)
+      (identity, format) = (written.identity, written.format)
+    }
     return Merged(
       values: values, identity: identity, replacedDamage: replacedDamage, format: format)
   }
@@ -420,32 +429,35 @@ package struct PreferencesFile: Sendable {
 
   // MARK: Writing
 
-  /// Writes `values` durably, in `format`. Throws a message on failure; the old file
-  /// stays intact.
+  /// A file as written: its identity, and the format it is in.
+  struct Written {
+    /// Taken from the written descriptor (a `rename` changes none of its parts); should
+    /// `fstat` fail, from a `stat` of the path.
+    let identity: Identity?
+    /// The format asked for, or binary when an XML file came to hold a value XML cannot
+    /// (see ``PropertyListFileWriter``); reported then, once, since the file stays binary.
+    let format: Format
+  }
+
+  /// Writes `values` durably, in `format` when it holds them exactly (else as binary, and
+  /// reports why). Throws a message on failure; the old file stays intact.
   ///
-  /// - Returns: the new file's identity, taken from the written descriptor (a `rename`
-  ///   changes none of its parts); should `fstat` fail, from a `stat` of the path.
-  @discardableResult
-  func write(_ values: [String: StoredObject], format: Format) throws(DefaultsError)
-    -> Identity?
+  /// - Parameter suite: The suite, for reports.
+  func write(_ values: [String: StoredObject], format: Format, suite: String?)
+    throws(DefaultsError) -> Written
   {
-    let written =
-      switch format {
-      case .xml: PropertyListXMLWriter.data(for: values)
-      case .binary: PropertyListBinaryWriter.data(for: values)
-      }
-    let data: Data
-    if let written {
-      data = written
-    } else {
-      do {
-        data = try PropertyListSerialization.data(
-          fromPropertyList: values.objects, format: format == .binary ? .binary : .xml,
-          options: 0)
-      } catch {
-        throw DefaultsError(.failedSave, "the values could not be written as a property list")
-      }
+    guard let document = PropertyListFileWriter.data(for: values, format: format) else {
+      throw DefaultsError(.failedSave, "the values could not be written as a property list")
     }
+    let identity = try write(document.data)
+    if !document.keysXMLCannotHold.isEmpty {
+      reportFormatChange(keys: document.keysXMLCannotHold, suite: suite)
+    }
+    return Written(identity: identity, format: document.format)
+  }
+
+  /// Replaces the file with `data`, durably (see the type's summary).
+  private func write(_ data: Data) throws(DefaultsError) -> Identity? {
     let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
     let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else {
@@ -515,6 +527,17 @@ extension PreferencesFile {
       backup.map { "moved to \($0)" } ?? "could not be moved aside, so nothing is written over it"
     DefaultsDiagnostics.report(
       .damagedFile, key: nil, suite: suite, "\(path) is damaged: \(reason); \(moved); \(then)")
+  }
+
+  /// Reports that an XML file was written as binary, naming the keys XML cannot hold.
+  func reportFormatChange(keys: [String], suite: String?) {
+    let named = keys.prefix(5).map(\.debugDescription).joined(separator: ", ")
+    let more = keys.count > 5 ? " and \(keys.count - 5) more" : ""
+    DefaultsDiagnostics.report(
+      .changedFormat, key: keys.count == 1 ? keys[0] : nil, suite: suite,
+      "\(path) was an XML file and is now written as a binary property list: XML cannot hold "
+        + "the value of \(named)\(more) exactly (a control character, a date's fraction of a "
+        + "second, a null or a UID)")
   }
 
   /// Reports each top-level key whose value no property-list writer can store (a null,

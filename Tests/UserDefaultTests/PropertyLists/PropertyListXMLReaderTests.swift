@@ -50,7 +50,11 @@ struct PropertyListXMLReaderTests {
 
     func data(_ values: [String: Any]) throws -> Data {
       switch self {
-      case .store: return try #require(PropertyListXMLWriter.data(for: values))
+      case .store:
+        // Less what the library's writer leaves to binary (XML cannot hold it exactly):
+        // control characters and a date's fraction, which Foundation writes anyway.
+        let writable = values.filter { PropertyListXMLWriter.data(for: [$0.key: $0.value]) != nil }
+        return try #require(PropertyListXMLWriter.data(for: writable))
       case .foundation:
         return try PropertyListSerialization.data(
           fromPropertyList: values, format: .xml, options: 0)

@@ -11,7 +11,7 @@ struct PropertyListXMLWriterTests {
       "double": 0.1 + 0.2, "negativeZero": -0.0, "tiny": Double.leastNonzeroMagnitude,
       "huge": 1.7976931348623157e308,
       "infinity": Double.infinity, "minusInfinity": -Double.infinity, "float": Float(0.1),
-      "string": "a & b < c > d \"quoted\" 'single' é 😀 \t\r\n\u{1}", "empty": "",
+      "string": "a & b < c > d \"quoted\" 'single' é 😀 \t\r\n\u{7F}\u{FFFD}\u{FEFF}", "empty": "",
       "data": Data([0, 1, 2, 254, 255]), "emptyData": Data(),
       "date": Date(timeIntervalSinceReferenceDate: 123_456_789),
       "oldDate": Date(timeIntervalSince1970: -86_400 * 365 * 100),
@@ -45,9 +45,41 @@ struct PropertyListXMLWriterTests {
     #expect(String(decoding: ours, as: UTF8.self) == String(decoding: foundation, as: UTF8.self))
   }
 
-  @Test func stringsWithNulAreLeftToFoundation() {
-    #expect(PropertyListXMLWriter.data(for: ["nul": "a\u{0}b"]) == nil)
+  /// What XML 1.0 cannot hold, escaped or not, and what XML dates cannot spell.
+  static var valuesXMLCannotHold: [String: Any] {
+    [
+      "nul": "a\u{0}b", "control": "a\u{1}b", "unitSeparator": "\u{1F}",
+      "fffe": "a\u{FFFE}", "ffff": "\u{FFFF}b", "fraction": Date(timeIntervalSince1970: 1.5),
+      "nested": ["deep": ["x\u{10}"]] as [String: Any],
+      "null": PropertyListOpaque(value: .null), "uid": PropertyListOpaque(value: .uid(3)),
+    ]
+  }
+
+  @Test func valuesXMLCannotHoldAreDeclined() {
+    for (key, value) in Self.valuesXMLCannotHold {
+      #expect(PropertyListXMLWriter.data(for: [key: value, "plain": 1]) == nil, "\(key)")
+    }
     #expect(PropertyListXMLWriter.data(for: ["a\u{0}": 1]) == nil)
+    #expect(PropertyListXMLWriter.data(for: ["key\u{1B}": 1]) == nil)
+    // Tab, line feed and carriage return are XML's own; U+FFFD is an ordinary character.
+    #expect(PropertyListXMLWriter.data(for: ["s": "\t\n\r\u{FFFD}\u{EFBF}"]) != nil)
+  }
+
+  @Test("Asked for XML, the file writer writes binary when XML cannot hold a value, naming it")
+  func fileWriterFallsBackToBinary() throws {
+    var values = Self.valuesXMLCannotHold
+    values["plain"] = 1
+    let written = try #require(PropertyListFileWriter.data(for: values, format: .xml))
+    #expect(written.format == .binary)
+    #expect(written.keysXMLCannotHold == Self.valuesXMLCannotHold.keys.sorted())
+    let read = try #require(
+      written.data.withUnsafeBytes { PropertyListBinaryReader.storedObjects(in: $0) })
+    for (key, value) in values {
+      #expect(PropertyListEquality.isEqual(read[key]?.object ?? "missing", value), "\(key)")
+    }
+    let plain = try #require(PropertyListFileWriter.data(for: ["plain": 1], format: .xml))
+    #expect(plain.format == .xml && plain.keysXMLCannotHold.isEmpty)
+    #expect(plain.data.starts(with: Array("<?xml".utf8)))
   }
 
   @Test func storeFilesWrittenWithTheWriterAreReadByFoundation() throws {
@@ -64,29 +96,32 @@ struct PropertyListXMLWriterTests {
     }
   }
 
-  /// Dates no calendar can write (a damaged file or a raw `set` can hold them): the writer
-  /// trapped converting them to whole seconds, which crashed the release-built helper of
-  /// the fault corpus on a binary file with a flipped byte.
+  /// Dates no XML text can spell (a damaged file or a raw `set` can hold them): the writer
+  /// once trapped converting them to whole seconds, which crashed the release-built helper
+  /// of the fault corpus on a binary file with a flipped byte.
   static let extremeDates: [Double] = [
     1e300, -1e300, .nan, .infinity, -.infinity, 9.3e18, -9.3e18, 6.8e16, -6.8e16,
   ]
 
   @Test(
-    "A date beyond about 2.1 billion years, or not a number, is written as the nearest date in range"
-  )
-  func extremeDatesAreWrittenInRange() throws {
+    "A date beyond about 2.1 billion years, or not a number, is declined by XML, kept by binary")
+  func extremeDatesAreKeptAsBinary() throws {
     for interval in Self.extremeDates {
-      let data = try #require(
-        PropertyListXMLWriter.data(for: ["d": Date(timeIntervalSince1970: interval), "k": 1]))
+      let values: [String: Any] = ["d": Date(timeIntervalSince1970: interval), "k": 1]
+      #expect(PropertyListXMLWriter.data(for: values) == nil, "\(interval)")
+      let written = try #require(PropertyListFileWriter.data(for: values, format: .xml))
+      #expect(written.format == .binary && written.keysXMLCannotHold == ["d"])
       let parsed = try #require(
-        try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any],
-        "\(interval)")
+        try PropertyListSerialization.propertyList(from: written.data, format: nil)
+          as? [String: Any], "\(interval)")
       let date = try #require(parsed["d"] as? Date, "\(interval)")
-      let expected = interval.isNaN ? 0 : min(max(interval, -6.7e16), 6.7e16)
-      #expect(PropertyListXMLWriter.writableSeconds(interval) == expected)
-      #expect(abs(date.timeIntervalSince1970 - expected) < 1, "\(interval)")
+      #expect(
+        date.timeIntervalSince1970.bitPattern == interval.bitPattern
+          || (interval.isNaN && date.timeIntervalSince1970.isNaN), "\(interval)")
       #expect(parsed["k"] as? Int == 1)
     }
+    let limit = PropertyListXMLWriter.writableSeconds.upperBound
+    #expect(PropertyListXMLWriter.data(for: ["d": Date(timeIntervalSince1970: limit)]) != nil)
   }
 
   @Test func aStoreHoldingAnExtremeDateFlushesAndKeepsItsOtherValues() throws {

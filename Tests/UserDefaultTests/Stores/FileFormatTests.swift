@@ -164,4 +164,24 @@ struct FileFormatTests {
         "\(key)")
     }
   }
+
+  @Test("-0.0 is stored as a real in both formats; the string earlier versions wrote reads")
+  func negativeZeroIsAReal() throws {
+    let directory = TemporaryDirectory()
+    let key = UserDefaults.Key<Double>("origin", default: 1)
+    for format in [PreferencesFileFormat.binary, .xml] {
+      let suite = "zero-\(format)"
+      let store = try PreferencesStore(suiteName: suite, directory: directory.path, format: format)
+      store[key] = 0.0
+      try store.flush()
+      store[key] = -0.0  // -0.0 == 0.0, yet it is a change of the stored value
+      try store.flush()
+      #expect((store.object(forKey: "origin") as? Double)?.sign == .minus)
+      let (written, values) = try Self.contents(at: directory.path + "/\(suite).plist")
+      #expect(written == (format == .binary ? .binary : .xml))
+      #expect((values["origin"] as? Double)?.sign == .minus, "\(format)")
+      store.set("-0.0", forKey: "origin")  // as an earlier version stored it
+      #expect(store[key].sign == .minus && store[key] == 0)
+    }
+  }
 }

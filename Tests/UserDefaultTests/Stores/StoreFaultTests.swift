@@ -348,7 +348,6 @@ struct StoreFaultTests {
       return
     }
     let final: [String: Any]
-    let isBinary = FileManager.default.contents(atPath: path)?.starts(with: Data("bplist".utf8))
     do {
       final = try PropertyListFile.values(at: path)
     } catch {
@@ -376,7 +375,7 @@ struct StoreFaultTests {
       }
     }
     for (name, value) in expected {
-      guard let stored = final[name], Self.survives(value, as: stored, binary: isBinary == true)
+      guard let stored = final[name], Self.survives(value, as: stored)
       else {
         outcome.wipes += 1
         outcome.problems.append("\(label): key \(name) lost; case bytes: \(fault.replayText)")
@@ -385,20 +384,15 @@ struct StoreFaultTests {
     }
   }
 
-  /// Whether `original` came through a rewrite as `stored`: equal. A date in a file
-  /// rewritten as binary (a binary original keeps its format) is equal to the bit; in one
-  /// rewritten as XML it keeps whole seconds only (the XML format's limit: Foundation's
-  /// writer does the same), and a date beyond what the XML writer can write comes back
-  /// as the nearest one it can (its documented fallback).
-  static func survives(_ original: Any, as stored: Any, binary: Bool) -> Bool {
+  /// Whether `original` came through a rewrite as `stored`: equal, dates to the bit (a
+  /// binary file keeps its format, and an XML file given a date XML cannot spell is
+  /// written as binary).
+  static func survives(_ original: Any, as stored: Any) -> Bool {
     if let original = original as? Date, let stored = stored as? Date {
-      // A binary file keeps every date exactly, to the bit (a file kept in its format).
-      if binary {
-        return original.timeIntervalSinceReferenceDate.bitPattern
-          == stored.timeIntervalSinceReferenceDate.bitPattern
-      }
-      let written = PropertyListXMLWriter.writableSeconds(original.timeIntervalSince1970)
-      return written.rounded(.down) == stored.timeIntervalSince1970.rounded(.down)
+      let (lhs, rhs) = (
+        original.timeIntervalSinceReferenceDate, stored.timeIntervalSinceReferenceDate
+      )
+      return lhs.bitPattern == rhs.bitPattern || (lhs.isNaN && rhs.isNaN)
     }
     return PropertyListEquality.isEqual(original, stored)
   }

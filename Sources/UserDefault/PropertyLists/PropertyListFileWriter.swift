@@ -1,0 +1,59 @@
+import Foundation
+
+/// The one place that turns a file's values into bytes, for every writer of a
+/// preferences file and for `defaults export`: in the format asked for when it holds
+/// every value exactly, else as binary, which holds them all.
+///
+/// XML cannot hold a control character other than tab, line feed and carriage return, a
+/// date's fraction of a second, a null or a UID. Rather than write invalid XML (what
+/// Foundation's writer does with a control character) or change a value (a date cut to
+/// the second), a document asked for in XML that holds one is written as binary, and
+/// ``Written/keysXMLCannotHold`` names the keys that made it so, for the caller's report.
+package enum PropertyListFileWriter {
+  /// Bytes to write, and the format they are in.
+  package struct Written {
+    /// The document.
+    package let data: Data
+    /// The format `data` is in: the one asked for, or binary when XML could not hold a
+    /// value.
+    package let format: PreferencesFileFormat
+    /// When XML was asked for and binary written: the top-level keys whose values XML
+    /// cannot hold, sorted; otherwise empty.
+    package let keysXMLCannotHold: [String]
+  }
+
+  /// The document for `values`, in `format` when it holds every value exactly.
+  ///
+  /// - Parameters:
+  ///   - values: The file's values.
+  ///   - format: The format wanted: the file's own, or the caller's choice.
+  /// - Returns: The bytes and their format; `nil` when no writer can write the values
+  ///   (an object that is not a property list). Cost: one pass of a writer; when XML is
+  ///   refused, a second pass as binary, and one XML pass per top-level key to name the
+  ///   keys (a rare path: it runs once, since the file is binary afterwards).
+  static func data(for values: [String: StoredObject], format: PreferencesFileFormat)
+    -> Written?
+  {
+    if format == .xml, let data = PropertyListXMLWriter.data(for: values) {
+      return Written(data: data, format: .xml, keysXMLCannotHold: [])
+    }
+    if let data = PropertyListBinaryWriter.data(for: values) {
+      let refused =
+        format == .xml
+        ? values.filter { PropertyListXMLWriter.data(for: [$0.key: $0.value]) == nil }.keys.sorted()
+        : []
+      return Written(data: data, format: .binary, keysXMLCannotHold: refused)
+    }
+    // Objects neither writer knows (a foreign `NSObject` subclass Foundation accepts).
+    let data = try? PropertyListSerialization.data(
+      fromPropertyList: values.objects, format: format == .binary ? .binary : .xml, options: 0)
+    return data.map { Written(data: $0, format: format, keysXMLCannotHold: []) }
+  }
+
+  /// The document for `values` (property-list objects), as the store's own values are written.
+  package static func data(for values: [String: Any], format: PreferencesFileFormat)
+    -> Written?
+  {
+    data(for: values.mapValues(StoredObject.init), format: format)
+  }
+}
