@@ -88,7 +88,9 @@ let package = Package(
       name: "UserDefaultExample", dependencies: ["UserDefault", "SafeDefaultsKit", "DefaultEntry"]),
     .target(name: "DefaultsCommand", dependencies: ["UserDefault"]),
     .executableTarget(name: "defaults", dependencies: ["DefaultsCommand"]),
-    .executableTarget(name: "UserDefaultTestHelper", dependencies: ["UserDefault"]),
+    .executableTarget(
+      name: "UserDefaultTestHelper",
+      dependencies: ["UserDefault", "SafeDefaultsKit", "DefaultEntry"]),
     .executableTarget(
       name: "UserDefaultBenchmarks", dependencies: ["UserDefault", "SafeDefaultsKit"]),
     .testTarget(

@@ -457,6 +457,30 @@ for (label, size, contents) in sizes.filter({ $0 > 10 }).map({
       rawLabel: "UserDefaults: first read of a fresh suite"))
 }
 
+// The search list: a read that falls through the suite's file to the global domain
+// (`.GlobalPreferences.plist`), against a read of the suite's own key in the same store.
+// The store sits in a directory of its own: a global file in the scratch directory would
+// put a lower domain under every other row's stores.
+do {
+  let globalDirectory = scratch + "/global-domain"
+  try FileManager.default.createDirectory(
+    atPath: globalDirectory, withIntermediateDirectories: true)
+  try PropertyListSerialization.data(
+    fromPropertyList: ["global.int": 42], format: .binary, options: 0
+  ).write(to: URL(fileURLWithPath: globalDirectory + "/.GlobalPreferences.plist"))
+  let store = try PreferencesStore(
+    suiteName: "searching", directory: globalDirectory, flushWindow: .seconds(3600))
+  let ownKey = UserDefaults.Key<Int>("own.int", default: 0)
+  let globalKey = UserDefaults.Key<Int>("global.int", default: 0)
+  store[ownKey] = 7
+  precondition(store[globalKey] == 42, "global domain not read")
+  let reads = stopwatch.compare({ consume(store[globalKey]) }, { consume(store[ownKey]) })
+  report.add(
+    ResultRow(
+      benchmark: "Int read from the global domain", size: 1, library: reads.library,
+      raw: reads.raw, rawLabel: "the suite's own key, same store"))
+}
+
 // Cold open of a binary file against the same values in an XML file (both the library's
 // store; the binary one as a Mac writes it, by Foundation's writer), per key.
 for size in sizes.filter({ $0 > 10 }) {

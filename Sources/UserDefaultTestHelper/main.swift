@@ -4,7 +4,9 @@
 //   UserDefaultTestHelper write <suite>   writes every sample, exits normally (no synchronize)
 //   UserDefaultTestHelper read <suite>    prints "<name> ok" or "<name> MISMATCH <details>"
 //   UserDefaultTestHelper set <suite> <key> <int>   writes one Int through a typed key
+import DefaultEntry
 import Foundation
+import SafeDefaultsKit
 import UserDefault
 
 enum Mode: String, Codable { case light, dark }
@@ -73,6 +75,84 @@ let samples: [Sample] = [
   sample("optionalInt", Int?.some(7), fallback: nil),
 ]
 
+extension UserDefaults {
+  @DefaultEntry("flag", default: false) var argumentFlag: Bool
+  @DefaultEntry("count", default: -1) var argumentCount: Int
+  @DefaultEntry("ratio", default: -1.0) var argumentRatio: Double
+  @DefaultEntry("name", default: "none") var argumentName: String
+  @DefaultEntry("list", default: ["none"]) var argumentList: [String]
+}
+
+/// Enum keys over the library's default instance (the type chooses none).
+struct ArgumentDefaults: SafeDefaults {
+  enum Keys: String, DefaultsKey { case flag, count, ratio, name, list }
+}
+
+/// Prints what every surface reads for the search list's five sample keys, one line per
+/// surface and key: `<surface> <key> <value>`. Every surface uses the library's default
+/// instance: Foundation's standard suite, or the library's store for it.
+func printSearchList() {
+  let flagKey = UserDefaults.Key<Bool>("flag", default: false)
+  let countKey = UserDefaults.Key<Int>("count", default: -1)
+  let ratioKey = UserDefaults.Key<Double>("ratio", default: -1)
+  let nameKey = UserDefaults.Key<String>("name", default: "none")
+  let listKey = UserDefaults.Key<[String]>("list", default: ["none"])
+  let defaults = UserDefaults.libraryDefault
+  func line(_ surface: String, _ values: [Any]) {
+    for (name, value) in zip(["flag", "count", "ratio", "name", "list"], values) {
+      print(surface, name, "\(value)")
+    }
+  }
+  line(
+    "key",
+    [
+      defaults[flagKey], defaults[countKey], defaults[ratioKey], defaults[nameKey],
+      defaults[listKey],
+    ])
+  @UserDefault("flag", defaultValue: false) var flag: Bool
+  @UserDefault("count", defaultValue: -1) var count: Int
+  @UserDefault("ratio", defaultValue: -1) var ratio: Double
+  @UserDefault("name", defaultValue: "none") var name: String
+  @UserDefault("list", defaultValue: ["none"]) var list: [String]
+  line("wrapper", [flag, count, ratio, name, list])
+  @UserDefaultsWrapper(key: "flag", default: false) var wrappedFlag: Bool
+  @UserDefaultsWrapper(key: "count", default: -1) var wrappedCount: Int
+  @UserDefaultsWrapper(key: "ratio", default: -1) var wrappedRatio: Double
+  @UserDefaultsWrapper(key: "name", default: "none") var wrappedName: String
+  @UserDefaultsWrapper(key: "list", default: ["none"]) var wrappedList: [String]
+  line("wrapperClassic", [wrappedFlag, wrappedCount, wrappedRatio, wrappedName, wrappedList])
+  let safe = ArgumentDefaults()
+  line(
+    "safe",
+    [
+      safe.bool(forKey: .flag), safe.integer(forKey: .count) ?? -1,
+      safe.double(forKey: .ratio) ?? -1,
+      safe.string(forKey: .name) ?? "none", safe.stringArray(forKey: .list) ?? ["none"],
+    ])
+  line(
+    "entry",
+    [
+      defaults.argumentFlag, defaults.argumentCount, defaults.argumentRatio, defaults.argumentName,
+      defaults.argumentList,
+    ])
+  @UserDefault(\.argumentCount) var entryCount
+  line(
+    "keyPath",
+    [
+      defaults.argumentFlag, entryCount, defaults.argumentRatio, defaults.argumentName,
+      defaults.argumentList,
+    ])
+}
+
+/// Values an observer was given, from whatever thread told it.
+final class Told: @unchecked Sendable {
+  // `recorded` is only read or written while holding `lock`.
+  private let lock = NSLock()
+  private var recorded: [Int] = []
+  func append(_ value: Int) { lock.withLock { recorded.append(value) } }
+  var values: [Int] { lock.withLock { recorded } }
+}
+
 let arguments = CommandLine.arguments
 guard arguments.count >= 3, let defaults = UserDefaults(suiteName: arguments[2]) else {
   FileHandle.standardError.write(
@@ -81,6 +161,31 @@ guard arguments.count >= 3, let defaults = UserDefaults(suiteName: arguments[2])
 }
 
 switch arguments[1] {
+case "search-list":
+  // search-list foundation|store|memory [write]: what the surfaces read (see printSearchList);
+  // `write` then writes 7 under "count" and prints what a typed read gives after it;
+  // `remove` removes "count" and prints what a typed read gives, and what observers heard.
+  // `memory`: an in-memory store as the scoped default, as `.isolatedDefaults` gives a
+  // test: it ignores the arguments.
+  if arguments[2] == "store" { _ = try? PreferencesStore.makeLibraryDefault() }
+  if arguments[2] == "memory" {
+    UserDefaults.withDefault(PreferencesStore.inMemory()) { printSearchList() }
+  } else {
+    printSearchList()
+  }
+  let countKey = UserDefaults.Key<Int>("count", default: -1)
+  if arguments.count > 3 && arguments[3] == "write" {
+    UserDefaults.libraryDefault[countKey] = 7
+    try? (UserDefaults.libraryDefault as? PreferencesStore)?.flush()
+    print("after write", UserDefaults.libraryDefault[countKey])
+  }
+  if arguments.count > 3 && arguments[3] == "remove" {
+    let told = Told()
+    let observation = UserDefaults.libraryDefault.observe(countKey) { told.append($0.newValue) }
+    UserDefaults.libraryDefault.reset(countKey)
+    print("after remove", UserDefaults.libraryDefault[countKey], "told", told.values)
+    observation.cancel()
+  }
 case "write":
   for sample in samples { sample.write(defaults) }
   for sample in samples {

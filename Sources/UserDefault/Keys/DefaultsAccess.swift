@@ -82,6 +82,7 @@ struct DefaultsAccess: Sendable {
     do {
       value = try key.bridge.decode(object)
     } catch {
+      if let argument = argumentReading(object, key, failure: error) { return argument }
       if let known = suite.cache.lookup(key.name, token: token, object: object),
         known is DecodedValueCache.Undecodable
       {
@@ -103,6 +104,23 @@ struct DefaultsAccess: Sendable {
     return value
   }
 
+  /// `object` read the way `integer(forKey:)` reads a string, when it is the text of a
+  /// launch argument (`-count 5`) that did not decode as it is: the first of its
+  /// ``ArgumentText/readings(of:)`` that decodes; `nil` otherwise. Not cached: an argument
+  /// never changes, and converting its text costs less than the cache's bookkeeping.
+  @usableFromInline
+  func argumentReading<Value>(
+    _ object: Any, _ key: KeyDescriptor<Value>, failure: DefaultsError
+  ) -> Value? {
+    guard failure.kind == .wrongType, let text = object as? String,
+      case .string(let argument)? = backend.launchArgument(forKey: key.name), argument == text
+    else { return nil }
+    for reading in ArgumentText.readings(of: text) {
+      if let value = try? key.bridge.decode(reading) { return value }
+    }
+    return nil
+  }
+
   /// The value an observer is given for a stored object: decoded, or `nil` (for the key's
   /// default) when nothing is stored or the object cannot be read (reported, as a read
   /// reports it). Nothing is cached: the object may already be an old one.
@@ -111,6 +129,7 @@ struct DefaultsAccess: Sendable {
     do {
       return try key.bridge.decode(object)
     } catch {
+      if let argument = argumentReading(object, key, failure: error) { return argument }
       DefaultsDiagnostics.report(
         error.kind, key: key.name, suite: suite.name,
         "\(error.message); observers are given the default instead")

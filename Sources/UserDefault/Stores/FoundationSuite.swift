@@ -30,6 +30,14 @@ final class FoundationSuite: StoreBackend {
   private let defaults: Instance
   private let saving: Saving?
   private let notifications = Lock<FoundationChangeNotifications?>(nil)
+  /// The suite's system-wide defaults (``FallbackDomains`` without the global domain,
+  /// which Foundation reads itself), read when the suite is first used; `nil` when there
+  /// are none, so a read that finds nothing pays one check. Consulted when Foundation
+  /// finds nothing: Foundation on Linux does not say which domain answered
+  /// (`persistentDomain(forName:)` of the standard suite and of the global domain are
+  /// empty there), so on a Foundation instance the global domain and registered defaults
+  /// come before these files; the library's store keeps the exact order.
+  private let systemValues: Lock<[String: StoredObject]>?
 
   /// A `UserDefaults` carried across threads; Foundation documents `UserDefaults` as
   /// thread-safe (its methods lock inside) though it does not declare it `Sendable`.
@@ -44,6 +52,23 @@ final class FoundationSuite: StoreBackend {
     self.isStandard = name == nil
     self.tracking = context.hub.tracking
     self.defaults = Instance(value: defaults)
+    var damage: [String] = []
+    var system: [String: StoredObject] = [:]
+    if case .file(let file) = saving {
+      var domains = FallbackDomains(
+        below: file, environment: ProcessInfo.processInfo.environment, includesGlobal: false)
+      let refreshed = domains.refresh()
+      (system, damage) = (refreshed.merged ?? [:], refreshed.damage)
+    }
+    self.systemValues = system.isEmpty ? nil : Lock(system)
+    // The suite is made under the registry's lock, where no handler may run.
+    if !damage.isEmpty {
+      DispatchQueue.global().async { [name, damage] in
+        for message in damage {
+          DefaultsDiagnostics.report(.damagedFile, key: nil, suite: name, message)
+        }
+      }
+    }
     switch saving {
     case .none: self.saving = nil
     case .file(let file): self.saving = Saving(suite: name, file: file, problem: nil)
@@ -77,7 +102,13 @@ final class FoundationSuite: StoreBackend {
   }
 
   func object(forKey name: String) -> Any? {
-    defaults.value.object(forKey: name)
+    defaults.value.object(forKey: name) ?? systemObject(forKey: name)
+  }
+
+  /// The system-wide value of `name`, for a read Foundation found nothing for.
+  private func systemObject(forKey name: String) -> Any? {
+    guard let systemValues else { return nil }
+    return systemValues.withLock { $0[name] }?.object
   }
 
   /// Every typed read's path on a Foundation instance: ``object(forKey:)`` that also
@@ -87,8 +118,16 @@ final class FoundationSuite: StoreBackend {
   func storedObject(forKey name: String, tracking path: TrackedKeys.Path) -> StoredObject? {
     tracking.access(path)
     // Moved into the case, not mapped: `Optional.map` copied the object once more.
-    guard let object = defaults.value.object(forKey: name) else { return nil }
+    guard let object = defaults.value.object(forKey: name) else {
+      return systemObject(forKey: name).map(StoredObject.other)
+    }
     return .other(object)
+  }
+
+  /// Foundation's own search list starts with the arguments: `object(forKey:)` returns
+  /// them already; this names them, for the typed read's conversion of their text.
+  func launchArgument(forKey name: String) -> StoredObject? {
+    LaunchArguments.value(forKey: name)
   }
 
   func update(_ name: String, to object: Any?, trackingPath: TrackedKeys.Path?) {
@@ -97,10 +136,11 @@ final class FoundationSuite: StoreBackend {
     // change from nothing, for the Observation framework).
     var change = ChangeHub.Change(name: name, oldObject: nil, newObject: object)
     if context.hub.hasListeners(for: name) {
-      // Equal to what is stored, of the same property-list type: nothing changes.
+      // Equal to what is stored, of the same property-list type: nothing changes. A
+      // removal reveals the system-wide value, if any: observers are given that.
       guard
         let observed = ChangeHub.Change(
-          name: name, from: defaults.value.object(forKey: name), to: object)
+          name: name, from: self.object(forKey: name), to: object ?? systemObject(forKey: name))
       else { return }
       change = observed
     }

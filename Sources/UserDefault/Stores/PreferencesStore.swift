@@ -96,17 +96,24 @@ public final class PreferencesStore: UserDefaults {
 
   /// A store that touches no disk, with the same semantics otherwise. Each in-memory
   /// store is a suite of its own, whatever its name: two calls give two separate stores.
+  /// It has no lower domains (no system-wide or global file), and by default ignores the
+  /// launch arguments, so a test reads the same however its process was started.
   ///
   /// - Parameters:
   ///   - suiteName: The name diagnostics give the suite; it names no file and shares nothing.
+  ///   - seesLaunchArguments: Whether reads look at the launch arguments (`-key value`)
+  ///     first, as a store with a file does.
   /// - Returns: A new, empty store.
   ///
   /// `let store = PreferencesStore.inMemory()`
-  public static func inMemory(suiteName: String? = nil) -> PreferencesStore {
+  public static func inMemory(
+    suiteName: String? = nil, seesLaunchArguments: Bool = false
+  ) -> PreferencesStore {
     PreferencesStore(
       // Named for diagnostics and the key registry; `nil` would read as the standard suite.
       fileStore: FileStore(
-        suite: suiteName ?? "in-memory", file: nil, flushWindow: .zero, problem: nil),
+        suite: suiteName ?? "in-memory", file: nil, flushWindow: .zero, problem: nil,
+        seesLaunchArguments: seesLaunchArguments),
       flushWindow: .zero)
   }
 

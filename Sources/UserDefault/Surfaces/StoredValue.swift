@@ -27,7 +27,8 @@ public struct StoredValue<Value> {
   /// The value read when nothing is stored (a computed default is evaluated now).
   public var defaultValue: Value { readDefault() }
 
-  /// Whether a value is stored (registered defaults count as stored).
+  /// Whether a value is stored in any domain of the search list (a launch argument, the
+  /// suite's file, a system-wide or global file, registered defaults).
   public var hasStoredValue: Bool { defaults.access.hasStoredValue(key) }
 
   /// Removes the stored value, so the property reads its default again. Cost: the store's

@@ -54,8 +54,9 @@ extension UserDefaults {
     return stored == key.defaultValue
   }
 
-  /// Whether a value is stored under `key` (registered defaults count as stored). Cost: one
-  /// lookup, no decode.
+  /// Whether a value is stored under `key` in any domain of the search list: a launch
+  /// argument, the suite's file, a system-wide or global file, or registered defaults.
+  /// Cost: one lookup, no decode.
   ///
   /// - Parameters:
   ///   - key: The typed key.

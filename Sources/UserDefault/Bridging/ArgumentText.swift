@@ -1,0 +1,24 @@
+/// How a typed read takes a launch argument, which is text: `-count 5` stores the string
+/// `"5"`. Foundation's `integer(forKey:)`, `bool(forKey:)` and `double(forKey:)` convert
+/// such a string; a typed key does the same, for launch arguments only (a string stored in
+/// a file under an `Int` key stays the wrong type, as the library's README says).
+///
+/// Cost: none on the read path; a read whose stored object does not decode tries these
+/// readings in turn, for an argument's text only.
+enum ArgumentText {
+  /// The property-list objects `text` may stand for, to try in order after the text
+  /// itself: a Boolean (`YES`, `NO`, `true`, `false`, `1`, `0`, any case), an integer, a
+  /// real. A `RawRepresentable` with an integer raw value reads through the integer; a
+  /// `Codable` reads its JSON text as it is.
+  static func readings(of text: String) -> [Any] {
+    var readings: [Any] = []
+    switch text.lowercased() {
+    case "yes", "true", "1": readings.append(true)
+    case "no", "false", "0": readings.append(false)
+    default: break
+    }
+    if let integer = Int(text) { readings.append(integer) }
+    if let real = Double(text) { readings.append(real) }
+    return readings
+  }
+}

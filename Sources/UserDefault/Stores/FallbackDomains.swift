@@ -1,0 +1,96 @@
+import Foundation
+
+/// The read-only domains below a suite's own file, in the order a read looks through
+/// them: the suite's system-wide file in each directory of `XDG_CONFIG_DIRS` (Linux and
+/// other non-Apple platforms), then the global domain, `.GlobalPreferences.plist` in the
+/// preferences directory (the file `defaults write -g` writes), for every suite but the
+/// global one itself. The library never writes any of them.
+///
+/// `XDG_CONFIG_DIRS` is read as the XDG Base Directory specification says: directories
+/// separated by `:`, most important first, relative entries ignored, `/etc/xdg` when the
+/// variable is unset or empty. On Apple platforms `UserDefaults` keeps its own search
+/// list, and only the global file is looked at here.
+///
+/// Not thread-safe: its owner (``FileStore``) refreshes it on its queue only.
+struct FallbackDomains {
+  /// The global domain's file name, without `.plist`.
+  static let globalSuite = ".GlobalPreferences"
+
+  private struct Source {
+    let file: PreferencesFile
+    /// The identity of the file as last read; `nil` when it was missing.
+    var identity: PreferencesFile.Identity?
+    var values: [String: StoredObject] = [:]
+    var hasBeenRead = false
+  }
+
+  private var sources: [Source]
+  /// Every source merged, the first source's value winning.
+  private(set) var merged: [String: StoredObject] = [:]
+
+  /// The domains below the suite whose file is `file`.
+  ///
+  /// - Parameters:
+  ///   - file: The suite's own file; its directory holds the global file.
+  ///   - environment: Where `XDG_CONFIG_DIRS` is read.
+  ///   - includesGlobal: Whether the global domain is one of them (Foundation instances
+  ///     read it themselves).
+  init(below file: PreferencesFile, environment: [String: String], includesGlobal: Bool = true) {
+    let name = String(file.path.dropFirst(file.directory.count + 1).dropLast(".plist".count))
+    var files = Self.systemDirectories(environment: environment).map {
+      PreferencesFile(directory: $0, suite: name)
+    }
+    if includesGlobal && name != Self.globalSuite {
+      files.append(PreferencesFile(directory: file.directory, suite: Self.globalSuite))
+    }
+    sources = files.filter { $0.path != file.path }.map { Source(file: $0) }
+  }
+
+  /// The directories of `XDG_CONFIG_DIRS`, in order; none on Apple platforms.
+  static func systemDirectories(environment: [String: String]) -> [String] {
+    #if canImport(Darwin)
+      return []
+    #else
+      let value = environment["XDG_CONFIG_DIRS"] ?? ""
+      let directories = value.split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
+      return value.isEmpty ? ["/etc/xdg"] : directories
+    #endif
+  }
+
+  /// Reads again each file whose identity changed since it was last read (each one, the
+  /// first time); a damaged file is left out, and nothing is moved or written.
+  ///
+  /// - Returns: The merged values when they changed (else `nil`), and a sentence for each
+  ///   damaged file read, for the caller to report outside its locks: once per version of
+  ///   the file. Cost: one `stat` a file; a read and parse of each file that changed.
+  mutating func refresh() -> (merged: [String: StoredObject]?, damage: [String]) {
+    var changed = false
+    var damage: [String] = []
+    for index in sources.indices {
+      // A file is read again only when it is another version, so a damaged one is
+      // reported once per version.
+      let identity = sources[index].file.identity()
+      guard identity != sources[index].identity || !sources[index].hasBeenRead else { continue }
+      sources[index].identity = identity
+      sources[index].hasBeenRead = true
+      var values: [String: StoredObject] = [:]
+      do throws(DefaultsError) {
+        values = (try sources[index].file.values() ?? [:]).mapValues(StoredObject.init)
+      } catch {
+        damage.append(
+          "\(error.message); this read-only file is skipped, and the other domains still read")
+      }
+      if values.count != sources[index].values.count
+        || values.contains(where: { sources[index].values[$0.key]?.isSame(as: $0.value) != true })
+      {
+        sources[index].values = values
+        changed = true
+      }
+    }
+    guard changed else { return (nil, damage) }
+    var merged: [String: StoredObject] = [:]
+    for source in sources.reversed() { merged.merge(source.values) { _, higher in higher } }
+    self.merged = merged
+    return (merged, damage)
+  }
+}

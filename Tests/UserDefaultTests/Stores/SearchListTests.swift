@@ -1,0 +1,215 @@
+import Foundation
+import Testing
+
+@testable import UserDefault
+
+/// The search list (issue 27): launch arguments, the suite's file, system-wide files of
+/// `XDG_CONFIG_DIRS`, the global domain, registered defaults, first match winning.
+@Suite("The search list: arguments, system-wide files, the global domain")
+struct SearchListTests {
+  /// What every surface of the helper's `search-list` mode printed, as `surface key` →
+  /// value, and its standard error.
+  static func searchList(
+    backend: String, _ extra: [String] = [], arguments: [String],
+    environment: [String: String?]
+  ) throws -> (lines: [String: String], errors: String, output: String) {
+    let result = try ChildProcess.run(
+      "UserDefaultTestHelper", ["search-list", backend] + extra + arguments,
+      environment: environment)
+    #expect(result.status == 0, "\(result.error)")
+    var lines: [String: String] = [:]
+    for line in result.output.split(separator: "\n") {
+      let parts = line.split(separator: " ", maxSplits: 2).map(String.init)
+      if parts.count == 3 { lines[parts[0] + " " + parts[1]] = parts[2] }
+    }
+    return (lines, result.error, result.output)
+  }
+
+  static let surfaces = ["key", "wrapper", "wrapperClassic", "safe", "entry", "keyPath"]
+
+  static func environment(_ directory: TemporaryDirectory, systemDirectories: String? = nil)
+    -> [String: String?]
+  {
+    [
+      "XDG_CONFIG_HOME": directory.path + "/config", "HOME": directory.path,
+      "XDG_CONFIG_DIRS": systemDirectories ?? (directory.path + "/no-system"),
+    ]
+  }
+
+  static func write(
+    _ values: [String: Any], to path: String, format: PreferencesFileFormat = .binary
+  )
+    throws
+  {
+    try FileManager.default.createDirectory(
+      atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+    try PropertyListSerialization.data(
+      fromPropertyList: values, format: format == .binary ? .binary : .xml, options: 0
+    ).write(to: URL(fileURLWithPath: path))
+  }
+
+  @Test(
+    "Launch arguments read through every surface, typed, on both backends",
+    arguments: ["foundation", "store"])
+  func launchArgumentsReadThroughEverySurface(backend: String) throws {
+    let directory = TemporaryDirectory()
+    let (lines, errors, _) = try Self.searchList(
+      backend: backend,
+      arguments: [
+        "-flag", "YES", "-count", "5", "-ratio", "0.5", "-name", "\"x y\"", "-list", "(a, b)",
+      ],
+      environment: Self.environment(directory))
+    for surface in Self.surfaces {
+      #expect(lines["\(surface) flag"] == "true", "\(surface)")
+      #expect(lines["\(surface) count"] == "5", "\(surface)")
+      #expect(lines["\(surface) ratio"] == "0.5", "\(surface)")
+      #expect(lines["\(surface) name"] == "x y", "\(surface)")
+      #expect(lines["\(surface) list"] == "[\"a\", \"b\"]", "\(surface)")
+    }
+    #expect(!errors.contains("wrongType"), "\(errors)")
+  }
+
+  @Test(
+    "An argument that is no number reads the default and is reported",
+    arguments: ["foundation", "store"])
+  func argumentOfTheWrongTypeIsReported(backend: String) throws {
+    let directory = TemporaryDirectory()
+    let (lines, errors, _) = try Self.searchList(
+      backend: backend, arguments: ["-count", "many"], environment: Self.environment(directory))
+    for surface in Self.surfaces { #expect(lines["\(surface) count"] == "-1", "\(surface)") }
+    #expect(errors.contains("UserDefault[wrongType] standard/count"), "\(errors)")
+  }
+
+  @Test(
+    "A write under an argument goes to the file; reads keep the argument",
+    arguments: ["foundation", "store"])
+  func writeUnderAnArgumentGoesToTheFile(backend: String) throws {
+    let directory = TemporaryDirectory()
+    let (_, _, output) = try Self.searchList(
+      backend: backend, ["write"], arguments: ["-count", "5"],
+      environment: Self.environment(directory))
+    #expect(output.contains("after write 5\n"), "\(output)")
+    let file = directory.path + "/config/UserDefaultTestHelper.plist"
+    let values = try PropertyListFile.values(at: file)
+    #expect(values["count"] as? Int == 7)
+  }
+
+  @Test(
+    "XDG_CONFIG_DIRS: the user's file wins, then the first directory's, never written",
+    arguments: ["foundation", "store"])
+  func systemWideFilesInOrder(backend: String) throws {
+    let directory = TemporaryDirectory()
+    let (a, b) = (directory.path + "/a", directory.path + "/b")
+    let name = "UserDefaultTestHelper.plist"
+    try Self.write(["count": 3], to: directory.path + "/config/" + name)
+    try Self.write(["count": 2, "ratio": 0.25, "name": "a"], to: a + "/" + name, format: .xml)
+    try Self.write(["count": 1, "ratio": 0.75, "name": "b", "list": ["b"]], to: b + "/" + name)
+    let before = [a, b].map { FileManager.default.contents(atPath: $0 + "/" + name) }
+    let environment = Self.environment(directory, systemDirectories: a + ":relative/ignored:" + b)
+    let (lines, errors, output) = try Self.searchList(
+      backend: backend, ["write"], arguments: [], environment: environment)
+    for surface in Self.surfaces {
+      #expect(lines["\(surface) count"] == "3", "\(surface)")
+      #expect(lines["\(surface) ratio"] == "0.25", "\(surface)")
+      #expect(lines["\(surface) name"] == "a", "\(surface)")
+      #expect(lines["\(surface) list"] == "[\"b\"]", "\(surface)")
+    }
+    #expect(output.contains("after write 7\n"))
+    #expect(!errors.contains("damaged"), "\(errors)")
+    #expect([a, b].map { FileManager.default.contents(atPath: $0 + "/" + name) } == before)
+    // Removing the user's value reveals the first directory's, and observers hear it.
+    let removed = try Self.searchList(
+      backend: backend, ["remove"], arguments: [], environment: environment)
+    #expect(removed.output.contains("after remove 2 told [2]\n"), "\(removed.output)")
+    #expect([a, b].map { FileManager.default.contents(atPath: $0 + "/" + name) } == before)
+  }
+
+  @Test("A damaged system-wide file is reported and skipped; the others still read")
+  func damagedSystemFileIsSkipped() throws {
+    let directory = TemporaryDirectory()
+    let (a, b) = (directory.path + "/a", directory.path + "/b")
+    let name = "UserDefaultTestHelper.plist"
+    try FileManager.default.createDirectory(atPath: a, withIntermediateDirectories: true)
+    try Data("garbage".utf8).write(to: URL(fileURLWithPath: a + "/" + name))
+    try Self.write(["ratio": 0.75], to: b + "/" + name)
+    let (lines, errors, _) = try Self.searchList(
+      backend: "store", arguments: [],
+      environment: Self.environment(directory, systemDirectories: a + ":" + b))
+    #expect(lines["key ratio"] == "0.75")
+    #expect(errors.components(separatedBy: "damagedFile").count == 2, "\(errors)")
+    #expect(FileManager.default.contents(atPath: a + "/" + name) == Data("garbage".utf8))
+  }
+
+  @Test("The global domain reads through every suite; the suite's own value wins")
+  func globalDomainReadsThroughEverySuite() throws {
+    let directory = TemporaryDirectory()
+    let global = directory.path + "/.GlobalPreferences.plist"
+    try Self.write(
+      ["searchList.locale": "en_GB", "searchList.shared": "global", "searchList.ratio": 0.5],
+      to: global)
+    try Self.write(["searchList.shared": "own"], to: directory.path + "/suite.plist")
+    let globalBytes = FileManager.default.contents(atPath: global)
+    let store = try PreferencesStore(suiteName: "suite", directory: directory.path)
+    let other = try PreferencesStore(suiteName: "other", directory: directory.path)
+    #expect(store.string(forKey: "searchList.locale") == "en_GB")
+    #expect(other[UserDefaults.Key<String>("searchList.locale", default: "")] == "en_GB")
+    #expect(store[UserDefaults.Key<Double>("searchList.ratio", default: 0)] == 0.5)
+    #expect(store.string(forKey: "searchList.shared") == "own")
+    #expect(other.string(forKey: "searchList.shared") == "global")
+    let merged = store.dictionaryRepresentation()
+    #expect(
+      merged["searchList.shared"] as? String == "own"
+        && merged["searchList.locale"] as? String == "en_GB")
+    #expect(store.persistentDomain(forName: "suite")?["searchList.locale"] == nil)
+
+    // Removing the suite's value reveals the global one, and observers are told.
+    let key = UserDefaults.Key<String>("searchList.shared", default: "none")
+    let seen = Recorder<String>()
+    let observation = store.observe(key) { seen.append($0.newValue) }
+    store.removeObject(forKey: "searchList.shared")
+    #expect(store[key] == "global")
+    #expect(seen.all == ["global"])
+    try store.flush()
+    #expect(FileManager.default.contents(atPath: global) == globalBytes)
+    observation.cancel()
+  }
+
+  @Test("A change to the global file is noticed by the poll, and observers are told")
+  func globalChangeIsNoticed() throws {
+    let directory = TemporaryDirectory()
+    let global = directory.path + "/.GlobalPreferences.plist"
+    try Self.write(["searchList.theme": "light"], to: global)
+    let store = try PreferencesStore(suiteName: "watching", directory: directory.path)
+    let key = UserDefaults.Key<String>("searchList.theme", default: "none")
+    #expect(store[key] == "light")
+    let noticed = DispatchSemaphore(value: 0)
+    let observation = store.observe(key) { if $0.newValue == "dark" { noticed.signal() } }
+    let staged = global + ".new"
+    try Self.write(["searchList.theme": "dark"], to: staged)
+    #expect(rename(staged, global) == 0)
+    #expect(noticed.wait(timeout: .now() + 5) == .success)
+    #expect(store[key] == "dark")
+    observation.cancel()
+  }
+
+  @Test("An in-memory store, as tests get it, ignores launch arguments unless asked")
+  func inMemoryStoresIgnoreArguments() throws {
+    let directory = TemporaryDirectory()
+    let (lines, _, _) = try Self.searchList(
+      backend: "memory", arguments: ["-flag", "YES", "-count", "5"],
+      environment: Self.environment(directory))
+    for surface in Self.surfaces {
+      #expect(lines["\(surface) flag"] == "false", "\(surface)")
+      #expect(lines["\(surface) count"] == "-1", "\(surface)")
+    }
+    #expect(PreferencesStore.inMemory().dictionaryRepresentation().isEmpty)
+  }
+
+  @Test func argumentTextReadings() {
+    #expect(ArgumentText.readings(of: "YES").first as? Bool == true)
+    #expect(ArgumentText.readings(of: "no").first as? Bool == false)
+    #expect(ArgumentText.readings(of: "5").contains { $0 as? Int == 5 })
+    #expect(ArgumentText.readings(of: "0.5").contains { $0 as? Double == 0.5 })
+    #expect(ArgumentText.readings(of: "many").isEmpty)
+  }
+}
