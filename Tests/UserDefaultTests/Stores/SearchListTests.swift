@@ -174,6 +174,26 @@ struct SearchListTests {
     observation.cancel()
   }
 
+  @Test(
+    "A key written by `defaults write -g` reads through every surface; the suite's own value wins",
+    arguments: ["foundation", "store"])
+  func globalDomainFromTheTool(backend: String) throws {
+    let directory = TemporaryDirectory()
+    let environment = Self.environment(directory)
+    for (key, flag, value) in [("count", "-int", "4"), ("name", "-string", "global")] {
+      let written = try ChildProcess.run(
+        "defaults", ["write", "-g", key, flag, value], environment: environment)
+      #expect(written.status == 0, "\(written.error)")
+    }
+    try Self.write(["name": "own"], to: directory.path + "/config/UserDefaultTestHelper.plist")
+    let (lines, _, _) = try Self.searchList(
+      backend: backend, arguments: [], environment: environment)
+    for surface in Self.surfaces {
+      #expect(lines["\(surface) count"] == "4", "\(surface)")
+      #expect(lines["\(surface) name"] == "own", "\(surface)")
+    }
+  }
+
   @Test("A change to the global file is noticed by the poll, and observers are told")
   func globalChangeIsNoticed() throws {
     let directory = TemporaryDirectory()
