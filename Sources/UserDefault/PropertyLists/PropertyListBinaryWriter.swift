@@ -1,5 +1,13 @@
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Writes a dictionary of property-list objects as a binary property list (`bplist00`),
 /// the format macOS keeps preferences in, beside ``PropertyListXMLWriter``.
 ///
@@ -12,17 +20,24 @@ import Foundation
 /// makes it return `nil`. Keys are written sorted, so equal dictionaries give equal
 /// bytes; nothing is shared between equal objects (a reader needs no such sharing).
 ///
-/// Cost: linear in the size of the values, plus sorting each dictionary's keys; one
-/// buffer for the objects, one for the offset table (see the benchmark's writer rows).
+/// Cost: linear in the size of the values, plus sorting each dictionary's keys. Scalars
+/// are written straight into one buffer as they are met; containers, which need the
+/// width of a reference and so the count of objects, are written after them (see the
+/// benchmark's writer rows).
 package struct PropertyListBinaryWriter {
-  /// The objects in the order they are numbered: an object's number is its place here.
-  private var objects: [Object] = []
+  /// The document so far: the header, then objects as they are written.
+  private var bytes: [UInt8] = Array("bplist00".utf8)
+  /// Where each object starts, by its number; a container's is set when it is written.
+  private var offsets: [Int] = []
+  /// Containers, written last: only then is the width of a reference known.
+  private var containers: [Container] = []
 
-  private enum Object {
-    /// A scalar, encoded already: it refers to no other object.
-    case encoded([UInt8])
-    case array([Int])
-    case dictionary(keys: [Int], values: [Int])
+  private struct Container {
+    let number: Int
+    /// 0xA0 for an array, 0xD0 for a dictionary.
+    let marker: UInt8
+    /// For a dictionary, its keys' numbers then its values'.
+    let references: [Int]
   }
 
   /// The binary form of `values`, or `nil` for a value this writer cannot write.
@@ -32,7 +47,7 @@ package struct PropertyListBinaryWriter {
   ///
   ///     let data = PropertyListBinaryWriter.data(for: ["volume": 7])
   package static func data(for values: [String: Any]) -> Data? {
-    data(for: values.mapValues(StoredObject.init))
+    data(for: values, element: { $0.add($1) })
   }
 
   /// The binary form of `values` as the store holds them.
@@ -40,9 +55,17 @@ package struct PropertyListBinaryWriter {
   /// - Parameter values: The store's objects.
   /// - Returns: The document's bytes, or `nil` for a value this writer cannot write.
   static func data(for values: [String: StoredObject]) -> Data? {
+    data(for: values, element: { $0.add(stored: $1) })
+  }
+
+  private static func data<Element>(
+    for values: [String: Element], element: (inout Self, Element) -> Int?
+  ) -> Data? {
     var writer = PropertyListBinaryWriter()
-    writer.objects.reserveCapacity(1 + values.count * 2)
-    guard writer.add(dictionary: values, element: { $0.add(stored: $1) }) != nil else {
+    // About what a short key and a scalar take, with their references and offsets.
+    writer.bytes.reserveCapacity(64 + values.count * 40)
+    writer.offsets.reserveCapacity(1 + values.count * 2)
+    guard writer.add(dictionary: values, element: element) != nil else {
       return nil
     }
     return writer.document()
@@ -50,37 +73,106 @@ package struct PropertyListBinaryWriter {
 
   // MARK: Numbering the objects
 
+  /// Numbers a scalar about to be written at the end of the buffer.
+  private mutating func beginScalar() -> Int {
+    offsets.append(bytes.count)
+    return offsets.count - 1
+  }
+
   /// Adds `dictionary` and its contents; returns its number.
+  ///
+  /// Keys are sorted by their UTF-8 bytes (unsigned, as `memcmp` compares them), not by
+  /// `String`'s `<`: the same order for ASCII and for any string in Unicode's NFC form,
+  /// a deterministic one for the rest, and several times cheaper. Each key's bytes are
+  /// copied once into one buffer, and the sort moves small records holding the first
+  /// eight bytes as a number, so that most comparisons are one integer comparison.
   private mutating func add<Element>(
     dictionary: [String: Element], element: (inout Self, Element) -> Int?
   ) -> Int? {
-    let number = objects.count
-    objects.append(.dictionary(keys: [], values: []))
-    var keys: [Int] = []
-    var values: [Int] = []
-    keys.reserveCapacity(dictionary.count)
-    values.reserveCapacity(dictionary.count)
-    for key in dictionary.keys.sorted() {
-      keys.append(add(string: key))
-      guard let value = element(&self, dictionary[key]!) else { return nil }
+    let number = offsets.count
+    offsets.append(0)
+    let count = dictionary.count
+    var values: [Element] = []
+    values.reserveCapacity(count)
+    var keyBytes: [UInt8] = []
+    keyBytes.reserveCapacity(count * 16)
+    var order: [SortKey] = []
+    order.reserveCapacity(count)
+    for (key, value) in dictionary {
+      var key = key
+      key.withUTF8 { utf8 in
+        order.append(SortKey(utf8, start: keyBytes.count, index: values.count))
+        keyBytes.append(contentsOf: utf8)
+      }
       values.append(value)
     }
-    objects[number] = .dictionary(keys: keys, values: values)
+    keyBytes.withUnsafeBufferPointer { keyBytes in
+      order.sort { $0.precedes($1, in: keyBytes) }
+    }
+    var references = [Int](repeating: 0, count: count * 2)
+    for (position, key) in order.enumerated() {
+      references[position] = offsets.count
+      offsets.append(bytes.count)
+      keyBytes.withUnsafeBufferPointer { keyBytes in
+        append(
+          utf8: UnsafeBufferPointer(rebasing: keyBytes[key.start..<(key.start + key.count)]))
+      }
+      guard let value = element(&self, values[key.index]) else { return nil }
+      references[count + position] = value
+    }
+    containers.append(Container(number: number, marker: 0xD0, references: references))
     return number
   }
 
-  private mutating func add(encoded bytes: [UInt8]) -> Int {
-    objects.append(.encoded(bytes))
-    return objects.count - 1
+  /// A key as the sort moves it: where its bytes are, and its first eight as a number.
+  private struct SortKey {
+    /// The first eight bytes, big-endian, zero after a shorter key's end.
+    let prefix: UInt64
+    let start: Int
+    let count: Int
+    /// Its value's place in the dictionary's order.
+    let index: Int
+
+    init(_ utf8: UnsafeBufferPointer<UInt8>, start: Int, index: Int) {
+      var prefix: UInt64 = 0
+      for offset in 0..<8 {
+        prefix = prefix << 8 | UInt64(offset < utf8.count ? utf8[offset] : 0)
+      }
+      (self.prefix, self.start, self.count, self.index) = (prefix, start, utf8.count, index)
+    }
+
+    /// Whether this key's bytes come before `other`'s: a shorter key before a longer one
+    /// it begins.
+    func precedes(_ other: SortKey, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+      if prefix != other.prefix { return prefix < other.prefix }
+      let common = min(count, other.count)
+      if common > 8 {
+        let order = memcmp(
+          bytes.baseAddress! + start + 8, bytes.baseAddress! + other.start + 8, common - 8)
+        if order != 0 { return order < 0 }
+      }
+      return count < other.count
+    }
   }
 
   private mutating func add(stored value: StoredObject) -> Int? {
     switch value {
-    case .int(let integer): add(encoded: Self.integer(Int64(integer)))
-    case .double(let real): add(encoded: Self.real(real))
-    case .bool(let bool): add(encoded: [bool ? 0x09 : 0x08])
-    case .string(let string): add(string: string)
-    case .other(let object): add(other: object)
+    case .int(let integer):
+      let number = beginScalar()
+      append(integer: Int64(integer))
+      return number
+    case .double(let real):
+      let number = beginScalar()
+      append(marker: 0x23, bigEndian: real.bitPattern)
+      return number
+    case .bool(let bool):
+      let number = beginScalar()
+      bytes.append(bool ? 0x09 : 0x08)
+      return number
+    case .string(let string):
+      return add(string: string)
+    case .other(let object):
+      return add(other: object)
     }
   }
 
@@ -89,102 +181,159 @@ package struct PropertyListBinaryWriter {
   }
 
   private mutating func add(string: String) -> Int {
-    add(encoded: Self.string(string))
+    let number = beginScalar()
+    append(string: string)
+    return number
   }
 
   /// Adds an object that is not one of the store's native scalars.
   private mutating func add(other value: Any) -> Int? {
+    // The common types by a comparison of types, before the runtime's casts.
+    if let date = ExactTypeCast.exactly(value, as: Date.self) { return add(date: date) }
+    if let data = ExactTypeCast.exactly(value, as: Data.self) { return add(data: data) }
     switch value {
     case let string as String:  // an NSString
       return add(string: string)
     case let number as NSNumber:
-      return add(encoded: Self.number(number))
+      let added = beginScalar()
+      append(number: number)
+      return added
     case let data as Data:
-      return add(encoded: Self.header(0x40, count: data.count) + Array(data))
+      return add(data: data)
     case let date as Date:
-      return add(encoded: [0x33] + Self.bigEndian(date.timeIntervalSinceReferenceDate.bitPattern))
+      return add(date: date)
     case let array as [Any]:
-      let number = objects.count
-      objects.append(.array([]))
+      let number = offsets.count
+      offsets.append(0)
       var elements: [Int] = []
       elements.reserveCapacity(array.count)
       for element in array {
         guard let added = add(element) else { return nil }
         elements.append(added)
       }
-      objects[number] = .array(elements)
+      containers.append(Container(number: number, marker: 0xA0, references: elements))
       return number
     case let dictionary as [String: Any]:
       return add(dictionary: dictionary, element: { $0.add($1) })
     case let opaque as PropertyListOpaque:
+      let number = beginScalar()
       switch opaque.value {
-      case .null: return add(encoded: [0x00])
-      case .uid(let number):
-        // A UID's marker counts its bytes less one: 1, 2, 4 or 8 of them.
-        let bytes = Self.unsigned(number).dropFirst()
-        return add(encoded: [0x80 | UInt8(bytes.count - 1)] + bytes)
+      case .null: bytes.append(0x00)
+      // A UID's marker counts its bytes less one: 1, 2, 4, 8 (or, above Int64.max, 16
+      // with the high half zero, as an integer is written).
+      case .uid(let value): append(unsigned: value, markerBase: 0x80, countsBytes: true)
       }
+      return number
     default:
       return nil
     }
+  }
+
+  private mutating func add(date: Date) -> Int {
+    let number = beginScalar()
+    append(marker: 0x33, bigEndian: date.timeIntervalSinceReferenceDate.bitPattern)
+    return number
+  }
+
+  private mutating func add(data: Data) -> Int {
+    let number = beginScalar()
+    append(marker: 0x40, count: data.count)
+    data.withUnsafeBytes { bytes.append(contentsOf: $0) }
+    return number
   }
 
   // MARK: Encoding scalars
 
   /// Booleans, integers (signed and unsigned 64-bit) and reals, told apart the way
   /// Foundation does: by the number's stored type, not its value.
-  private static func number(_ number: NSNumber) -> [UInt8] {
+  private mutating func append(number: NSNumber) {
     switch UInt8(bitPattern: number.objCType.pointee) {
-    case UInt8(ascii: "c"): [number.boolValue ? 0x09 : 0x08]
-    case UInt8(ascii: "d"), UInt8(ascii: "f"): real(number.doubleValue)
-    case UInt8(ascii: "Q"), UInt8(ascii: "L"), UInt8(ascii: "I"): unsigned(number.uint64Value)
-    default: integer(number.int64Value)
+    case UInt8(ascii: "c"): bytes.append(number.boolValue ? 0x09 : 0x08)
+    case UInt8(ascii: "d"), UInt8(ascii: "f"):
+      append(marker: 0x23, bigEndian: number.doubleValue.bitPattern)
+    case UInt8(ascii: "Q"), UInt8(ascii: "L"), UInt8(ascii: "I"):
+      append(unsigned: number.uint64Value)
+    default: append(integer: number.int64Value)
     }
   }
 
   /// The smallest of 1, 2, 4 or 8 bytes for a value that is not negative; 8 for one that
   /// is (two's complement, as every reader expects).
-  private static func integer(_ value: Int64) -> [UInt8] {
-    guard value >= 0 else { return [0x13] + bigEndian(UInt64(bitPattern: value)) }
-    return unsigned(UInt64(value))
+  private mutating func append(integer value: Int64) {
+    guard value >= 0 else {
+      append(marker: 0x13, bigEndian: UInt64(bitPattern: value))
+      return
+    }
+    append(unsigned: UInt64(value))
   }
 
-  private static func unsigned(_ value: UInt64) -> [UInt8] {
+  /// An integer's marker (0x10) and bytes, or with `countsBytes` a UID's (0x80), whose
+  /// low bits count the bytes less one rather than give their power of two.
+  private mutating func append(
+    unsigned value: UInt64, markerBase: UInt8 = 0x10, countsBytes: Bool = false
+  ) {
+    func marker(_ power: UInt8) -> UInt8 { markerBase | (countsBytes ? (1 << power) - 1 : power) }
     switch value {
-    case 0...0xFF: [0x10, UInt8(value)]
-    case 0...0xFFFF: [0x11] + bigEndian(UInt16(value))
-    case 0...0xFFFF_FFFF: [0x12] + bigEndian(UInt32(value))
-    case 0...UInt64(Int64.max): [0x13] + bigEndian(value)
+    case 0...0xFF:
+      bytes.append(marker(0))
+      bytes.append(UInt8(value))
+    case 0...0xFFFF: append(marker: marker(1), bigEndian: UInt16(value))
+    case 0...0xFFFF_FFFF: append(marker: marker(2), bigEndian: UInt32(value))
+    case 0...UInt64(Int64.max): append(marker: marker(3), bigEndian: value)
     // Above Int64.max: 16 bytes, the high half zero, so that readers, which take 8 bytes
     // as signed, read the value and not a negative one.
-    default: [0x14] + [UInt8](repeating: 0, count: 8) + bigEndian(value)
+    default:
+      bytes.append(marker(4))
+      bytes.append(contentsOf: repeatElement(0, count: 8))
+      append(bigEndian: value)
     }
   }
 
-  /// Eight bytes, the double's bit pattern: -0.0, infinities and NaN stay as they are.
-  private static func real(_ value: Double) -> [UInt8] {
-    [0x23] + bigEndian(value.bitPattern)
+  /// ASCII in one byte a character, copied from the string's UTF-8; anything else in
+  /// UTF-16, big-endian.
+  private mutating func append(string: String) {
+    var string = string
+    string.withUTF8 { append(utf8: $0) }
   }
 
-  /// ASCII in one byte a character; anything else in UTF-16, big-endian.
-  private static func string(_ string: String) -> [UInt8] {
-    let utf8 = string.utf8
-    if utf8.allSatisfy({ $0 < 0x80 }) { return header(0x50, count: utf8.count) + Array(utf8) }
-    let units = Array(string.utf16)
-    var bytes = header(0x60, count: units.count)
+  /// `append(string:)` for a string's UTF-8 bytes.
+  private mutating func append(utf8: UnsafeBufferPointer<UInt8>) {
+    if Self.isASCII(utf8) {
+      append(marker: 0x50, count: utf8.count)
+      bytes.append(contentsOf: utf8)
+      return
+    }
+    let units = String(decoding: utf8, as: UTF8.self).utf16
+    append(marker: 0x60, count: units.count)
     bytes.reserveCapacity(bytes.count + units.count * 2)
-    for unit in units { bytes += bigEndian(unit) }
-    return bytes
+    for unit in units { append(bigEndian: unit) }
+  }
+
+  private static func isASCII(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+    var union: UInt8 = 0
+    for byte in utf8 { union |= byte }
+    return union < 0x80
   }
 
   /// An object's marker with its count: in the marker's low bits up to 14, else 15 and
   /// the count as an integer object after it.
-  private static func header(_ marker: UInt8, count: Int) -> [UInt8] {
-    count < 15 ? [marker | UInt8(count)] : [marker | 0x0F] + unsigned(UInt64(count))
+  private mutating func append(marker: UInt8, count: Int) {
+    if count < 15 {
+      bytes.append(marker | UInt8(count))
+    } else {
+      bytes.append(marker | 0x0F)
+      append(unsigned: UInt64(count))
+    }
   }
 
-  private static func bigEndian<Integer: FixedWidthInteger>(_ value: Integer) -> [UInt8] {
-    withUnsafeBytes(of: value.bigEndian) { Array($0) }
+  private mutating func append<Integer: FixedWidthInteger>(marker: UInt8, bigEndian value: Integer)
+  {
+    bytes.append(marker)
+    append(bigEndian: value)
+  }
+
+  private mutating func append<Integer: FixedWidthInteger>(bigEndian value: Integer) {
+    withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
   }
 
   /// How many bytes (1, 2, 4 or 8) hold `value`.
@@ -197,44 +346,37 @@ package struct PropertyListBinaryWriter {
     }
   }
 
-  /// `value` in `width` bytes, big-endian.
-  private static func append(_ value: Int, width: Int, to bytes: inout [UInt8]) {
-    for shift in stride(from: (width - 1) * 8, through: 0, by: -8) {
-      bytes.append(UInt8(truncatingIfNeeded: value >> shift))
+  /// `values` in `width` bytes each, big-endian; the width chosen once, not per value.
+  private mutating func append(_ values: [Int], width: Int) {
+    switch width {
+    case 1: for value in values { bytes.append(UInt8(truncatingIfNeeded: value)) }
+    case 2: for value in values { append(bigEndian: UInt16(truncatingIfNeeded: value)) }
+    case 4: for value in values { append(bigEndian: UInt32(truncatingIfNeeded: value)) }
+    default: for value in values { append(bigEndian: UInt64(truncatingIfNeeded: value)) }
     }
   }
 
   // MARK: The document
 
-  /// Header, objects (the root first), offset table and trailer.
-  private func document() -> Data {
-    let referenceWidth = Self.width(objects.count - 1)
-    var bytes = Array("bplist00".utf8)
-    var offsets: [Int] = []
-    offsets.reserveCapacity(objects.count)
-    for object in objects {
-      offsets.append(bytes.count)
-      switch object {
-      case .encoded(let encoded):
-        bytes += encoded
-      case .array(let elements):
-        bytes += Self.header(0xA0, count: elements.count)
-        for element in elements { Self.append(element, width: referenceWidth, to: &bytes) }
-      case .dictionary(let keys, let values):
-        bytes += Self.header(0xD0, count: keys.count)
-        for key in keys { Self.append(key, width: referenceWidth, to: &bytes) }
-        for value in values { Self.append(value, width: referenceWidth, to: &bytes) }
-      }
+  /// The containers after the scalars, then the offset table and the trailer.
+  private mutating func document() -> Data {
+    let referenceWidth = Self.width(offsets.count - 1)
+    for container in containers {
+      offsets[container.number] = bytes.count
+      append(
+        marker: container.marker,
+        count: container.references.count / (container.marker == 0xD0 ? 2 : 1))
+      append(container.references, width: referenceWidth)
     }
     let tableOffset = bytes.count
     let offsetWidth = Self.width(tableOffset)
-    for offset in offsets { Self.append(offset, width: offsetWidth, to: &bytes) }
+    append(offsets, width: offsetWidth)
     // Trailer: five unused bytes, the sort version, the two widths, then the object
     // count, the root's number and the table's offset, eight bytes each.
     bytes += [0, 0, 0, 0, 0, 0, UInt8(offsetWidth), UInt8(referenceWidth)]
-    Self.append(objects.count, width: 8, to: &bytes)
-    Self.append(0, width: 8, to: &bytes)
-    Self.append(tableOffset, width: 8, to: &bytes)
+    append(bigEndian: UInt64(offsets.count))
+    append(bigEndian: UInt64(0))
+    append(bigEndian: UInt64(tableOffset))
     return Data(bytes)
   }
 }

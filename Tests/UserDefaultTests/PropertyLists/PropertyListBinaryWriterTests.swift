@@ -60,6 +60,80 @@ struct PropertyListBinaryWriterTests {
         == PropertyListBinaryWriter.data(for: values))
   }
 
+  /// The keys of the root dictionary, in the order the document lists them.
+  private func rootKeyOrder(_ data: Data) throws -> [String] {
+    let bytes = [UInt8](data)
+    func number(at offset: Int, width: Int) -> Int {
+      bytes[offset..<(offset + width)].reduce(0) { $0 << 8 | Int($1) }
+    }
+    let trailer = bytes.count - 32
+    let (offsetWidth, referenceWidth) = (Int(bytes[trailer + 6]), Int(bytes[trailer + 7]))
+    let (root, table) = (number(at: trailer + 16, width: 8), number(at: trailer + 24, width: 8))
+    func offset(of object: Int) -> Int {
+      number(at: table + object * offsetWidth, width: offsetWidth)
+    }
+    let rootOffset = offset(of: root)
+    try #require(bytes[rootOffset] & 0xF0 == 0xD0)
+    var count = Int(bytes[rootOffset] & 0x0F)
+    var start = rootOffset + 1
+    if count == 0x0F {
+      let width = 1 << Int(bytes[rootOffset + 1] & 0x0F)
+      count = number(at: rootOffset + 2, width: width)
+      start = rootOffset + 2 + width
+    }
+    return (0..<count).map { index in
+      let key = offset(of: number(at: start + index * referenceWidth, width: referenceWidth))
+      let length = Int(bytes[key] & 0x0F)  // the test's keys are short
+      if bytes[key] & 0xF0 == 0x50 {
+        return String(decoding: bytes[(key + 1)..<(key + 1 + length)], as: UTF8.self)
+      }
+      let units = (0..<length).map {
+        UInt16(bytes[key + 1 + 2 * $0]) << 8 | UInt16(bytes[key + 2 + 2 * $0])
+      }
+      return String(decoding: units, as: UTF16.self)
+    }
+  }
+
+  @Test("Keys are written in the order of their UTF-8 bytes, the same for equal dictionaries")
+  func keysAreInByteOrder() throws {
+    // Prefixes of one another, keys longer than eight bytes that share their first eight,
+    // upper case before lower, and non-ASCII keys, which sort after ASCII by their bytes.
+    let keys = [
+      "b", "a", "ab", "abcdefgh", "abcdefghi", "abcdefghij", "abcdefgh-2", "B", "Z", "_",
+      "é", "e\u{301}z", "日本", "🎉", "z", "", "abcdefgg",
+    ]
+    let values = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0 as Any) })
+    let data = try #require(PropertyListBinaryWriter.data(for: values))
+    let order = try rootKeyOrder(data)
+    let expected = values.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    #expect(order == expected)
+    #expect(order.first == "" && order.last == "🎉")
+    // A dictionary built in another order writes the same bytes.
+    var reversed: [String: Any] = [:]
+    for key in keys.reversed() { reversed[key] = values[key] }
+    #expect(PropertyListBinaryWriter.data(for: reversed) == data)
+  }
+
+  @Test("Non-ASCII keys and strings read back through Foundation and the library's reader")
+  func nonASCIIRoundTrips() throws {
+    let values: [String: Any] = [
+      "ünïcödé": "välue", "日本語のキー": "文字列", "🎉": "🎉🎊", "plain": "naïve",
+      "e\u{301}": "combining", "nested": ["ключ": ["значение", "ascii"] as [Any]],
+      String(repeating: "ß", count: 20): String(repeating: "ü", count: 300),
+    ]
+    let data = try #require(PropertyListBinaryWriter.data(for: values))
+    let foundation = try #require(
+      try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any])
+    let read = try #require(data.withUnsafeBytes(PropertyListBinaryReader.storedObjects))
+    #expect(foundation.count == values.count && read.count == values.count)
+    for (key, value) in values {
+      let fromFoundation = try #require(foundation[key], "\(key) missing in Foundation's")
+      let fromReader = try #require(read[key], "\(key) missing in the reader's")
+      #expect(PropertyListEquality.isEqual(fromFoundation, value), "\(key)")
+      #expect(PropertyListEquality.isEqual(fromReader.object, value), "\(key)")
+    }
+  }
+
   @Test("An object no property list holds makes the writer decline, not crash")
   func unknownObjectIsDeclined() {
     #expect(PropertyListBinaryWriter.data(for: ["url": URL(fileURLWithPath: "/")]) == nil)
