@@ -33,16 +33,23 @@ enum PropertyListBinaryReader {
   ///
   ///     let values = data.withUnsafeBytes(PropertyListBinaryReader.storedObjects)
   static func storedObjects(in bytes: UnsafeRawBufferPointer) -> [String: StoredObject]? {
-    guard let document = Document(bytes), let root = document.dictionary(at: document.root)
+    guard let document = Document(bytes), let root = document.offset(of: document.root),
+      bytes[root] & 0xF0 == 0xD0, let entries = document.container(at: root, pairs: true)
     else { return nil }
     var budget = document.count.multipliedReportingOverflow(by: 8).partialValue
     var values: [String: StoredObject] = [:]
-    values.reserveCapacity(root.count)
-    for (key, reference) in root {
-      guard values[key] == nil,
-        let value = document.object(at: reference, depth: 1, budget: &budget)
+    values.reserveCapacity(entries.count)
+    for index in 0..<entries.count {
+      guard let key = document.string(at: document.reference(index, of: entries)),
+        let value = document.storedObject(
+          at: document.reference(entries.count + index, of: entries), depth: 1, budget: &budget)
       else { return nil }
-      values[key] = StoredObject(value)
+      // A `switch`, not `== nil`: comparing left a generic destroy of the empty optional
+      // (about 60 instructions a key), as in the XML reader.
+      switch values.updateValue(consume value, forKey: consume key) {
+      case .some: return nil
+      case .none: break
+      }
     }
     return values
   }
@@ -85,68 +92,78 @@ enum PropertyListBinaryReader {
       bigEndian(bytes, at: offset, width: 8, before: end)
     }
 
-    /// The one read of a big-endian number: `width` (at most 8) bytes at `offset`, if they
-    /// end by `end` (at most the buffer's end).
+    /// The one checked read of a big-endian number: `width` (at most 8) bytes at
+    /// `offset`, if they end by `end` (at most the buffer's end).
     private static func bigEndian(
       _ bytes: UnsafeRawBufferPointer, at offset: Int, width: Int, before end: Int
     ) -> UInt64? {
-      guard offset >= 0, width <= 8, width <= end, end <= bytes.count, offset <= end - width
+      guard offset >= 0, width >= 0, width <= 8, end <= bytes.count, offset <= end - width
       else { return nil }
-      var value: UInt64 = 0
-      for index in offset..<(offset + width) { value = value << 8 | UInt64(bytes[index]) }
-      return value
+      return load(bytes, at: offset, width: width)
     }
 
-    /// Where object `number` starts.
+    /// `width` (0 to 8) big-endian bytes at `offset`, which the caller has checked are in
+    /// the buffer: the reads of the offset table and of references, made once per object,
+    /// take one load for the widths writers use rather than a loop and its checks.
+    @inline(__always)
+    private static func load(_ bytes: UnsafeRawBufferPointer, at offset: Int, width: Int)
+      -> UInt64
+    {
+      switch width {
+      case 1: return UInt64(bytes[offset])
+      case 2:
+        return UInt64(
+          UInt16(bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt16.self)))
+      case 4:
+        return UInt64(
+          UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
+      case 8: return UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+      default:
+        var value: UInt64 = 0
+        for index in offset..<(offset + width) { value = value << 8 | UInt64(bytes[index]) }
+        return value
+      }
+    }
+
+    /// Where object `number` starts: after the header, before the offset table.
     func offset(of number: Int) -> Int? {
-      guard number >= 0, number < count,
-        let offset = Self.unsigned(bytes, at: table + number * offsetWidth, width: offsetWidth),
-        offset >= 8, offset < table
-      else { return nil }
-      return offset
+      // In bounds for every number below `count`: the trailer's check in `init`.
+      guard number >= 0, number < count else { return nil }
+      let offset = Self.load(bytes, at: table + number * offsetWidth, width: offsetWidth)
+      guard offset >= 8, offset < UInt64(table) else { return nil }
+      return Int(offset)
     }
 
     /// The count in an object's marker, or in the integer after it; and where the
-    /// object's content starts.
+    /// object's content starts (at most the offset table's start).
     func sized(at offset: Int) -> (count: Int, start: Int)? {
       let low = Int(bytes[offset] & 0x0F)
       guard low == 0x0F else { return (low, offset + 1) }
       guard offset + 1 < table, bytes[offset + 1] & 0xF0 == 0x10 else { return nil }
       let width = 1 << Int(bytes[offset + 1] & 0x0F)
-      guard width <= 8, let count = Self.unsigned(bytes, at: offset + 2, width: width) else {
-        return nil
-      }
-      return (count, offset + 2 + width)
+      guard width <= 8, width <= table - (offset + 2) else { return nil }
+      let count = Self.load(bytes, at: offset + 2, width: width)
+      guard count <= UInt64(Int.max) else { return nil }
+      return (Int(count), offset + 2 + width)
     }
 
-    /// `count` references starting at `start`, if they fit before the offset table.
-    func references(count: Int, at start: Int) -> [Int]? {
-      guard count <= (table - start) / referenceWidth else { return nil }
-      var references: [Int] = []
-      references.reserveCapacity(count)
-      for index in 0..<count {
-        guard
-          let reference = Self.unsigned(
-            bytes, at: start + index * referenceWidth, width: referenceWidth)
-        else { return nil }
-        references.append(reference)
-      }
-      return references
-    }
-
-    /// The dictionary object `number`, its values as references.
-    func dictionary(at number: Int) -> [(String, Int)]? {
-      guard let offset = offset(of: number), bytes[offset] & 0xF0 == 0xD0,
-        let (count, start) = sized(at: offset), count <= Int.max / 2,
-        let references = references(count: count * 2, at: start)
+    /// An array's or a dictionary's references, where they start and how many there are of
+    /// each kind (a dictionary has as many values as keys after its keys); `nil` unless
+    /// every one of them lies before the offset table.
+    func container(at offset: Int, pairs: Bool) -> (count: Int, start: Int)? {
+      guard let (count, start) = sized(at: offset), count <= Int.max / 2,
+        (pairs ? count * 2 : count) <= (table - start) / referenceWidth
       else { return nil }
-      var entries: [(String, Int)] = []
-      entries.reserveCapacity(count)
-      for index in 0..<count {
-        guard let key = string(at: references[index]) else { return nil }
-        entries.append((key, references[count + index]))
-      }
-      return entries
+      return (count, start)
+    }
+
+    /// Reference `index` of a container that ``container(at:pairs:)`` has checked.
+    @inline(__always)
+    func reference(_ index: Int, of container: (count: Int, start: Int)) -> Int {
+      let reference = Self.load(
+        bytes, at: container.start + index * referenceWidth, width: referenceWidth)
+      // Out of range refers to no object: `offset(of:)` declines a negative number.
+      return Int(truncatingIfNeeded: min(reference, UInt64(Int.max)))
     }
 
     func string(at number: Int) -> String? {
@@ -157,14 +174,18 @@ enum PropertyListBinaryReader {
       case 0x50:
         guard count <= table - start else { return nil }
         let ascii = UnsafeRawBufferPointer(rebasing: bytes[start..<(start + count)])
-        guard ascii.allSatisfy({ $0 < 0x80 }) else { return nil }
+        var union: UInt8 = 0
+        for byte in ascii { union |= byte }
+        guard union < 0x80 else { return nil }
         return String(decoding: ascii, as: UTF8.self)
       case 0x60:
         guard count <= (table - start) / 2 else { return nil }
         var units: [UInt16] = []
         units.reserveCapacity(count)
         for index in 0..<count {
-          units.append(UInt16(bytes[start + 2 * index]) << 8 | UInt16(bytes[start + 2 * index + 1]))
+          units.append(
+            UInt16(
+              bigEndian: bytes.loadUnaligned(fromByteOffset: start + 2 * index, as: UInt16.self)))
         }
         // Lone surrogates are not a string Swift holds as it is: Foundation decides.
         var decoder = UTF16()
@@ -181,13 +202,38 @@ enum PropertyListBinaryReader {
       }
     }
 
+    /// Object `number` as the store holds it: the four native scalars in their cases
+    /// (so that no `Any` is made and cast for them), anything else as ``object(at:depth:budget:)``
+    /// gives it.
+    func storedObject(at number: Int, depth: Int, budget: inout Int) -> StoredObject? {
+      budget -= 1
+      guard budget >= 0, let offset = offset(of: number) else { return nil }
+      let marker = bytes[offset]
+      switch marker {
+      case 0x08: return .bool(false)
+      case 0x09: return .bool(true)
+      case 0x10...0x1F: return integer(marker: marker, at: offset + 1)
+      case 0x20...0x2F: return real(marker: marker, at: offset).map { .double($0) }
+      case 0x50...0x6F: return string(at: number).map { .string($0) }
+      default:
+        return contents(at: offset, marker: marker, number: number, depth: depth, budget: &budget)
+          .map { .other($0) }
+      }
+    }
+
     /// Object `number` as a Swift value, or `nil` when this reader is not sure of it.
     func object(at number: Int, depth: Int, budget: inout Int) -> Any? {
       budget -= 1
-      guard budget >= 0, depth <= PropertyListBinaryReader.maximumDepth,
-        let offset = offset(of: number)
-      else { return nil }
-      let marker = bytes[offset]
+      guard budget >= 0, let offset = offset(of: number) else { return nil }
+      return contents(
+        at: offset, marker: bytes[offset], number: number, depth: depth, budget: &budget)
+    }
+
+    /// The object at `offset`, whose read ``object(at:depth:budget:)`` has counted.
+    private func contents(
+      at offset: Int, marker: UInt8, number: Int, depth: Int, budget: inout Int
+    ) -> Any? {
+      guard depth <= PropertyListBinaryReader.maximumDepth else { return nil }
       switch marker & 0xF0 {
       case 0x00:
         switch marker {
@@ -197,18 +243,9 @@ enum PropertyListBinaryReader {
         default: return nil  // a fill byte, or an unknown marker: Foundation decides
         }
       case 0x10:
-        return integer(marker: marker, at: offset + 1)
+        return integer(marker: marker, at: offset + 1)?.object
       case 0x20:
-        // A 4-byte real (Apple's writer makes them for a `Float`) reads as the Double it
-        // is exactly; written back, it takes 8 bytes and the same value.
-        if marker == 0x22, offset + 5 <= table,
-          let bits = Self.unsigned(bytes, at: offset + 1, width: 4)
-        {
-          return Double(Float(bitPattern: UInt32(bits)))
-        }
-        guard marker == 0x23, let bits = Self.unsigned64(bytes, at: offset + 1, before: table)
-        else { return nil }
-        return Double(bitPattern: bits)
+        return real(marker: marker, at: offset)
       case 0x30:
         guard marker == 0x33, let bits = Self.unsigned64(bytes, at: offset + 1, before: table)
         else { return nil }
@@ -219,27 +256,28 @@ enum PropertyListBinaryReader {
       case 0x50, 0x60:
         return string(at: number)
       case 0xA0:
-        guard let (count, start) = sized(at: offset),
-          let references = references(count: count, at: start)
-        else { return nil }
+        guard let elements = container(at: offset, pairs: false) else { return nil }
         var array: [Any] = []
-        array.reserveCapacity(count)
-        for reference in references {
-          guard let element = object(at: reference, depth: depth + 1, budget: &budget) else {
-            return nil
-          }
+        array.reserveCapacity(elements.count)
+        for index in 0..<elements.count {
+          guard
+            let element = object(
+              at: reference(index, of: elements), depth: depth + 1, budget: &budget)
+          else { return nil }
           array.append(element)
         }
         return array
       case 0xD0:
-        guard let entries = dictionary(at: number) else { return nil }
+        guard let entries = container(at: offset, pairs: true) else { return nil }
         var dictionary: [String: Any] = [:]
         dictionary.reserveCapacity(entries.count)
-        for (key, reference) in entries {
-          guard dictionary[key] == nil,
-            let value = object(at: reference, depth: depth + 1, budget: &budget)
+        for index in 0..<entries.count {
+          guard let key = string(at: reference(index, of: entries)),
+            let value = object(
+              at: reference(entries.count + index, of: entries), depth: depth + 1,
+              budget: &budget),
+            dictionary.updateValue(value, forKey: key) == nil
           else { return nil }
-          dictionary[key] = value
         }
         return dictionary
       case 0x80:
@@ -254,25 +292,39 @@ enum PropertyListBinaryReader {
       }
     }
 
-    /// An integer object's value: `Int` when it fits, `UInt64` for a 16-byte one whose
+    /// A real's value: 8 bytes, or 4 (Apple's writer makes them for a `Float`), which read
+    /// as the Double they are exactly; written back, they take 8 bytes and the same value.
+    func real(marker: UInt8, at offset: Int) -> Double? {
+      if marker == 0x22, offset + 5 <= table,
+        let bits = Self.unsigned(bytes, at: offset + 1, width: 4)
+      {
+        return Double(Float(bitPattern: UInt32(bits)))
+      }
+      guard marker == 0x23, let bits = Self.unsigned64(bytes, at: offset + 1, before: table)
+      else { return nil }
+      return Double(bitPattern: bits)
+    }
+
+    /// An integer object's value: an `Int` when it fits, a `UInt64` for a 16-byte one whose
     /// high half is zero (what Apple's writer writes above `Int64.max`).
-    func integer(marker: UInt8, at start: Int) -> Any? {
+    func integer(marker: UInt8, at start: Int) -> StoredObject? {
       let width = 1 << Int(marker & 0x0F)
       switch width {
       case 1, 2, 4:
         guard start + width <= table else { return nil }
-        return Self.unsigned(bytes, at: start, width: width)
+        return .int(Int(Self.load(bytes, at: start, width: width)))
       case 8:
-        return Self.unsigned64(bytes, at: start, before: table).map { Int(Int64(bitPattern: $0)) }
+        return Self.unsigned64(bytes, at: start, before: table).map {
+          .int(Int(Int64(bitPattern: $0)))
+        }
       case 16:
         guard let high = Self.unsigned64(bytes, at: start, before: table), high == 0,
           let low = Self.unsigned64(bytes, at: start + 8, before: table)
         else { return nil }
-        return low <= UInt64(Int64.max) ? Int(low) : low as Any
+        return low <= UInt64(Int64.max) ? .int(Int(low)) : .other(low)
       default:
         return nil
       }
     }
-
   }
 }
