@@ -15,12 +15,18 @@ import Foundation
 /// disagree on which value wins; Foundation keeps the first), a 16-byte integer with a high half,
 /// a dictionary key that is not a string, an offset or reference out of bounds, and
 /// containers nested deeper than ``maximumDepth`` (which also ends a reference cycle).
-/// It never traps on input: every read is bounds-checked, and every size the input gives
-/// is checked before it is used.
+/// It never traps on input: every read is bounds-checked (the offset table once, by the
+/// trailer's check, and a container's references once, as a whole), and every size the
+/// input gives is checked before it is used.
 ///
 /// Cost: linear in the number of objects; each object is read once per reference to it,
 /// up to eight reads an object (a file whose objects share their parts more than that,
-/// which no writer makes, is left to Foundation rather than read exponentially).
+/// which no writer makes, is left to Foundation rather than read exponentially). No
+/// allocation but the values' own: references are read where they lie. For a file of
+/// short integer keys, about 1,000 instructions a key (callgrind), most of them making
+/// the key's `String` (about 330) and inserting it into the dictionary (about 470),
+/// which the XML reader pays too; so a store's cold open of such a file costs about what
+/// an XML file's does (the benchmark's cold-open rows), bounded by the dictionary.
 enum PropertyListBinaryReader {
   /// Containers nested deeper than this are left to Foundation.
   static let maximumDepth = 512
