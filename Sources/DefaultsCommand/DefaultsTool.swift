@@ -457,9 +457,9 @@ package struct DefaultsTool {
       }
       data = contents
     }
-    guard let parsed = try? PropertyListSerialization.propertyList(from: data, format: nil),
-      let values = parsed as? [String: Any]
-    else {
+    // The library's readers, as a store reads a file (Foundation for anything else): a
+    // date's fraction and -0.0 are kept as the file holds them.
+    guard let values = PreferencesFile.dictionary(in: data) else {
       throw ToolError("\(source) is not a property list holding a dictionary")
     }
     let store = try openStore(domain)

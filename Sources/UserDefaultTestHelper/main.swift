@@ -83,6 +83,12 @@ extension UserDefaults {
   @DefaultEntry("list", default: ["none"]) var argumentList: [String]
 }
 
+enum Level: Int, Sendable {
+  case low = 1
+  case high = 2
+}
+struct Point: Codable, Sendable { var x: Int }
+
 /// Enum keys over the library's default instance (the type chooses none).
 struct ArgumentDefaults: SafeDefaults {
   enum Keys: String, DefaultsKey { case flag, count, ratio, name, list }
@@ -135,13 +141,15 @@ func printSearchList() {
       defaults.argumentFlag, defaults.argumentCount, defaults.argumentRatio, defaults.argumentName,
       defaults.argumentList,
     ])
-  @UserDefault(\.argumentCount) var entryCount
-  line(
-    "keyPath",
-    [
-      defaults.argumentFlag, entryCount, defaults.argumentRatio, defaults.argumentName,
-      defaults.argumentList,
-    ])
+  @UserDefault(\.argumentFlag) var pathFlag
+  @UserDefault(\.argumentCount) var pathCount
+  @UserDefault(\.argumentRatio) var pathRatio
+  @UserDefault(\.argumentName) var pathName
+  @UserDefault(\.argumentList) var pathList
+  line("keyPath", [pathFlag, pathCount, pathRatio, pathName, pathList])
+  // A RawRepresentable from its raw value's text, a Codable from its JSON text.
+  print("raw level", defaults[UserDefaults.Key<Level>("level", default: .low)])
+  print("codable point", defaults[UserDefaults.Key<Point>("point", default: Point(x: -1))].x)
 }
 
 /// Values an observer was given, from whatever thread told it.
@@ -175,9 +183,12 @@ case "search-list":
   }
   let countKey = UserDefaults.Key<Int>("count", default: -1)
   if arguments.count > 3 && arguments[3] == "write" {
+    let told = Told()
+    let observation = UserDefaults.libraryDefault.observe(countKey) { told.append($0.newValue) }
     UserDefaults.libraryDefault[countKey] = 7
     try? (UserDefaults.libraryDefault as? PreferencesStore)?.flush()
-    print("after write", UserDefaults.libraryDefault[countKey])
+    print("after write", UserDefaults.libraryDefault[countKey], "told", told.values)
+    observation.cancel()
   }
   if arguments.count > 3 && arguments[3] == "remove" {
     let told = Told()

@@ -18,7 +18,11 @@ enum ArgumentText {
     default: break
     }
     if let integer = Int(text) { readings.append(integer) }
-    if let real = Double(text) { readings.append(real) }
+    // Decimal text only: `Double(_:)` also takes hexadecimal, `nan` and `inf`.
+    let decimal = text.utf8.allSatisfy { byte in
+      (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || "+-.eE".utf8.contains(byte)
+    }
+    if decimal, let real = Double(text) { readings.append(real) }
     return readings
   }
 }

@@ -24,11 +24,10 @@ protocol StoreBackend: AnyObject, Sendable {
   /// ``StoredObject/other(_:)``, which costs nothing beyond the enum's tag.
   func storedObject(forKey name: String, tracking path: TrackedKeys.Path) -> StoredObject?
 
-  /// The launch argument for `name` (`-name value`, see `LaunchArguments`) when this
-  /// backend's reads see launch arguments and the program was given one, else `nil`. A
-  /// typed read that cannot decode what it found converts an argument's text, as
-  /// `integer(forKey:)` does (see ``ArgumentText``). Cost: a check that the arguments are
-  /// empty, else one lookup.
+  /// The launch argument for `name` (`-name value`) when this backend's reads see launch
+  /// arguments and the program was given one, else `nil`. A typed read that cannot decode
+  /// what it found converts an argument's text, as `integer(forKey:)` does. Cost: a check
+  /// that there are no arguments, else a lock and a lookup.
   func launchArgument(forKey name: String) -> StoredObject?
 
   /// Stores `object` under `name` (`nil` removes), tells the suite's observers and

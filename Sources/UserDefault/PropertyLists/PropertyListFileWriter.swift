@@ -44,13 +44,24 @@ package enum PropertyListFileWriter {
         : []
       return Written(data: data, format: .binary, keysXMLCannotHold: refused)
     }
-    // Objects neither writer knows (a foreign `NSObject` subclass Foundation accepts).
+    // Objects neither writer knows (a foreign `NSObject` subclass Foundation accepts):
+    // Foundation's binary writer, since its XML writer puts control characters in raw.
     let data = try? PropertyListSerialization.data(
-      fromPropertyList: values.objects, format: format == .binary ? .binary : .xml, options: 0)
-    return data.map { Written(data: $0, format: format, keysXMLCannotHold: []) }
+      fromPropertyList: values.objects, format: .binary, options: 0)
+    return data.map { Written(data: $0, format: .binary, keysXMLCannotHold: []) }
   }
 
-  /// The document for `values` (property-list objects), as the store's own values are written.
+  /// The document for `values` (property-list objects), as the store's own values are
+  /// written.
+  ///
+  /// - Parameters:
+  ///   - values: Property-list objects, as `defaults export` has them.
+  ///   - format: The format wanted.
+  /// - Returns: The bytes and their format, or `nil` when no writer can write the values.
+  ///   Cost: a pass to sort the objects into the store's cases, then as the other
+  ///   `data(for:format:)`.
+  ///
+  ///     let document = PropertyListFileWriter.data(for: ["volume": 7], format: .xml)
   package static func data(for values: [String: Any], format: PreferencesFileFormat)
     -> Written?
   {

@@ -11,7 +11,8 @@ import Foundation
 /// variable is unset or empty. On Apple platforms `UserDefaults` keeps its own search
 /// list, and only the global file is looked at here.
 ///
-/// Not thread-safe: its owner (``FileStore``) refreshes it on its queue only.
+/// A value: its owner keeps it in a lock (``FileStore``, refreshing it on its queue with the
+/// poll; ``FoundationSuite``, reading it once).
 struct FallbackDomains {
   /// The global domain's file name, without `.plist`.
   static let globalSuite = ".GlobalPreferences"
@@ -25,8 +26,6 @@ struct FallbackDomains {
   }
 
   private var sources: [Source]
-  /// Every source merged, the first source's value winning.
-  private(set) var merged: [String: StoredObject] = [:]
 
   /// The domains below the suite whose file is `file`.
   ///
@@ -36,17 +35,22 @@ struct FallbackDomains {
   ///   - includesGlobal: Whether the global domain is one of them (Foundation instances
   ///     read it themselves).
   init(below file: PreferencesFile, environment: [String: String], includesGlobal: Bool = true) {
-    let name = String(file.path.dropFirst(file.directory.count + 1).dropLast(".plist".count))
     var files = Self.systemDirectories(environment: environment).map {
-      PreferencesFile(directory: $0, suite: name)
+      PreferencesFile(directory: $0, suite: file.suite)
     }
-    if includesGlobal && name != Self.globalSuite {
+    if includesGlobal && file.suite != Self.globalSuite {
       files.append(PreferencesFile(directory: file.directory, suite: Self.globalSuite))
     }
     sources = files.filter { $0.path != file.path }.map { Source(file: $0) }
   }
 
   /// The directories of `XDG_CONFIG_DIRS`, in order; none on Apple platforms.
+  ///
+  /// - Parameter environment: Where the variable is read.
+  /// - Returns: Absolute directories, most important first; `/etc/xdg` when the variable
+  ///   is unset or empty.
+  ///
+  ///     FallbackDomains.systemDirectories(environment: ["XDG_CONFIG_DIRS": "/a:b:/c"])  // ["/a", "/c"]
   static func systemDirectories(environment: [String: String]) -> [String] {
     #if canImport(Darwin)
       return []
@@ -90,7 +94,6 @@ struct FallbackDomains {
     guard changed else { return (nil, damage) }
     var merged: [String: StoredObject] = [:]
     for source in sources.reversed() { merged.merge(source.values) { _, higher in higher } }
-    self.merged = merged
     return (merged, damage)
   }
 }

@@ -80,11 +80,12 @@ final class FileStore: StoreBackend {
       guard let object else {
         guard let old = values.removeValue(forKey: name) else { return nil }
         return ChangeHub.Change(
-          name: name, oldObject: old.object, newObject: fallbackObject(for: name))
+          name: name, oldObject: old.object, newObject: lowerObject(for: name)?.object)
       }
       let new = StoredObject(object)
       guard let old = values.updateValue(new, forKey: name) else {
-        return ChangeHub.Change(name: name, oldObject: fallbackObject(for: name), newObject: object)
+        return ChangeHub.Change(
+          name: name, oldObject: lowerObject(for: name)?.object, newObject: object)
       }
       if old.isSame(as: new) {
         // The same value: the object stored before stays, as if nothing was written (a
@@ -95,10 +96,38 @@ final class FileStore: StoreBackend {
       return ChangeHub.Change(name: name, oldObject: old.object, newObject: object)
     }
 
-    /// The lower domains' object for `name`, skipping the lookup when they hold nothing
-    /// (the common case: no system-wide or global file).
-    func fallbackObject(for name: String) -> Any? {
-      fallback.isEmpty ? nil : fallback[name]?.object
+    /// What a read of `name` finds below the suite's file: the lower domains (skipped
+    /// when they hold nothing, the common case), then the registered defaults. The one
+    /// answer for every change that reveals or hides it; the read path spells it out.
+    func lowerObject(for name: String) -> StoredObject? {
+      if !fallback.isEmpty, let lower = fallback[name] { return lower }
+      return registered[name]
+    }
+
+    /// Whether `name` is given as a launch argument, which every read returns instead.
+    func isArgument(_ name: String) -> Bool {
+      !arguments.isEmpty && arguments[name] != nil
+    }
+
+    /// `changes` of the suite's file as readers see them: a change under a launch
+    /// argument is not seen, and a value that appears or goes is compared with what the
+    /// lower domains and registered defaults give.
+    func asSeen(_ changes: [ChangeHub.Change]) -> [ChangeHub.Change] {
+      if arguments.isEmpty && fallback.isEmpty && registered.isEmpty { return changes }
+      return changes.compactMap { change in
+        guard !isArgument(change.name) else { return nil }
+        let lower = lowerObject(for: change.name)?.object
+        var seen = ChangeHub.Change(
+          name: change.name, oldObject: change.oldObject ?? lower,
+          newObject: change.newObject ?? lower)
+        seen.trackingPath = change.trackingPath
+        if let old = seen.oldObject, let new = seen.newObject,
+          PropertyListEquality.isEqual(old, new)
+        {
+          return nil
+        }
+        return seen
+      }
     }
 
     /// Records that `name` changed and must be flushed.
@@ -261,7 +290,7 @@ final class FileStore: StoreBackend {
         wrote = true
         // A name given as a launch argument keeps reading the argument: its write
         // changes the file, not what observers see.
-        if hasArguments && guarded.state.arguments[name] != nil { continue }
+        if guarded.state.isArgument(name) { continue }
         applied.append(change)
       }
       let schedule = wrote && file != nil && !guarded.state.isFlushScheduled
@@ -463,7 +492,8 @@ final class FileStore: StoreBackend {
       let names = Set(disk.keys).union(guarded.state.values.keys).filter {
         guarded.state.changed[$0] == nil
       }
-      return ChangeHub.reconcile(&guarded.state.values, names: names) { disk[$0] }
+      let changes = ChangeHub.reconcile(&guarded.state.values, names: names) { disk[$0] }
+      return guarded.state.asSeen(changes)
     }
     context.announce(changes)
   }
@@ -531,7 +561,7 @@ final class FileStore: StoreBackend {
       guarded.state.fallback = merged
       var changes: [ChangeHub.Change] = []
       for name in Set(old.keys).union(merged.keys)
-      where guarded.state.values[name] == nil && guarded.state.arguments[name] == nil {
+      where guarded.state.values[name] == nil && !guarded.state.isArgument(name) {
         let (before, after) = (old[name], merged[name])
         if let before, let after, before.isSame(as: after) { continue }
         changes.append(

@@ -31,13 +31,20 @@ final class FoundationSuite: StoreBackend {
   private let saving: Saving?
   private let notifications = Lock<FoundationChangeNotifications?>(nil)
   /// The suite's system-wide defaults (``FallbackDomains`` without the global domain,
-  /// which Foundation reads itself), read when the suite is first used; `nil` when there
-  /// are none, so a read that finds nothing pays one check. Consulted when Foundation
+  /// which Foundation reads itself), read at the first read Foundation finds nothing for
+  /// (not when the suite is made, which happens under the registry's lock, where neither
+  /// file reads nor reports belong); never read again. Consulted only when Foundation
   /// finds nothing: Foundation on Linux does not say which domain answered
   /// (`persistentDomain(forName:)` of the standard suite and of the global domain are
   /// empty there), so on a Foundation instance the global domain and registered defaults
   /// come before these files; the library's store keeps the exact order.
-  private let systemValues: Lock<[String: StoredObject]>?
+  private let system: Lock<SystemValues>
+
+  private enum SystemValues {
+    /// Not read yet; `nil` when the suite has no file (no preferences directory).
+    case unread(FallbackDomains?)
+    case read([String: StoredObject])
+  }
 
   /// A `UserDefaults` carried across threads; Foundation documents `UserDefaults` as
   /// thread-safe (its methods lock inside) though it does not declare it `Sendable`.
@@ -52,23 +59,12 @@ final class FoundationSuite: StoreBackend {
     self.isStandard = name == nil
     self.tracking = context.hub.tracking
     self.defaults = Instance(value: defaults)
-    var damage: [String] = []
-    var system: [String: StoredObject] = [:]
+    var domains: FallbackDomains?
     if case .file(let file) = saving {
-      var domains = FallbackDomains(
+      domains = FallbackDomains(
         below: file, environment: ProcessInfo.processInfo.environment, includesGlobal: false)
-      let refreshed = domains.refresh()
-      (system, damage) = (refreshed.merged ?? [:], refreshed.damage)
     }
-    self.systemValues = system.isEmpty ? nil : Lock(system)
-    // The suite is made under the registry's lock, where no handler may run.
-    if !damage.isEmpty {
-      DispatchQueue.global().async { [name, damage] in
-        for message in damage {
-          DefaultsDiagnostics.report(.damagedFile, key: nil, suite: name, message)
-        }
-      }
-    }
+    self.system = Lock(.unread(domains))
     switch saving {
     case .none: self.saving = nil
     case .file(let file): self.saving = Saving(suite: name, file: file, problem: nil)
@@ -105,10 +101,25 @@ final class FoundationSuite: StoreBackend {
     defaults.value.object(forKey: name) ?? systemObject(forKey: name)
   }
 
-  /// The system-wide value of `name`, for a read Foundation found nothing for.
+  /// The system-wide value of `name`, for a read Foundation found nothing for. The first
+  /// call reads the files and reports a damaged one, after letting go of the lock. Cost:
+  /// an uncontended lock, and a lookup when the files hold anything.
   private func systemObject(forKey name: String) -> Any? {
-    guard let systemValues else { return nil }
-    return systemValues.withLock { $0[name] }?.object
+    let (found, damage) = system.withLock { state -> (StoredObject?, [String]) in
+      switch state {
+      case .read(let values):
+        return (values.isEmpty ? nil : values[name], [])
+      case .unread(var domains):
+        let refreshed = domains?.refresh()
+        let values = refreshed?.merged ?? [:]
+        state = .read(values)
+        return (values[name], refreshed?.damage ?? [])
+      }
+    }
+    for message in damage {
+      DefaultsDiagnostics.report(.damagedFile, key: nil, suite: context.name, message)
+    }
+    return found?.object
   }
 
   /// Every typed read's path on a Foundation instance: ``object(forKey:)`` that also
@@ -135,15 +146,8 @@ final class FoundationSuite: StoreBackend {
     // unobserved write costs what Foundation's own `set` costs (and is announced as a
     // change from nothing, for the Observation framework).
     var change = ChangeHub.Change(name: name, oldObject: nil, newObject: object)
-    if context.hub.hasListeners(for: name) {
-      // Equal to what is stored, of the same property-list type: nothing changes. A
-      // removal reveals the system-wide value, if any: observers are given that.
-      guard
-        let observed = ChangeHub.Change(
-          name: name, from: self.object(forKey: name), to: object ?? systemObject(forKey: name))
-      else { return }
-      change = observed
-    }
+    let isObserved = context.hub.hasListeners(for: name)
+    let old = isObserved ? self.object(forKey: name) : nil
     // No closure kept in a constant: one that escapes is a heap allocation per write.
     if let watcher = notifications.withLock({ $0 }) {
       watcher.libraryWrites(name, object) { store(object, forKey: name) }
@@ -151,6 +155,16 @@ final class FoundationSuite: StoreBackend {
       store(object, forKey: name)
     }
     saving?.record(name, object)
+    if isObserved {
+      // What readers see now: under a launch argument, no change; after a removal, what
+      // a lower domain holds (the global domain, registered defaults, a system-wide file),
+      // read back. Equal to what they saw, of the same type: no change either.
+      guard launchArgument(forKey: name) == nil,
+        let observed = ChangeHub.Change(
+          name: name, from: old, to: object ?? self.object(forKey: name))
+      else { return }
+      change = observed
+    }
     change.trackingPath = trackingPath
     context.announce(change)
   }

@@ -19,6 +19,8 @@ import Foundation
 /// byte for byte, before anything is written there.
 package struct PreferencesFile: Sendable {
   package let directory: String
+  /// The file's name without `.plist`: the suite's name, or the standard suite's.
+  package let suite: String
   package let path: String
   package var lockPath: String { path + ".lock" }
 
@@ -57,6 +59,7 @@ package struct PreferencesFile: Sendable {
 
   package init(directory: String, suite: String) {
     self.directory = directory
+    self.suite = suite
     self.path = directory + "/" + suite + ".plist"
   }
 
@@ -187,6 +190,12 @@ package struct PreferencesFile: Sendable {
   }
 
   /// The file's values and its format, read as ``values()`` reads them.
+  ///
+  /// - Returns: `nil` when there is no file. Cost: one read and parse.
+  /// - Throws: ``DefaultsError`` of kind ``DefaultsDiagnostic/Kind/damagedFile`` when the
+  ///   file is not a readable property-list dictionary.
+  ///
+  ///     let (values, format) = try file.contents() ?? ([:], .binary)
   package func contents() throws(DefaultsError) -> (values: [String: Any], format: Format)? {
     switch load() {
     case .missing: return nil
@@ -429,8 +438,8 @@ package struct PreferencesFile: Sendable {
 
   // MARK: Writing
 
-  /// A file as written: its identity, and the format it is in.
-  struct Written {
+  /// A file as replaced: its identity, and the format it is in.
+  struct Replacement {
     /// Taken from the written descriptor (a `rename` changes none of its parts); should
     /// `fstat` fail, from a `stat` of the path.
     let identity: Identity?
@@ -440,20 +449,27 @@ package struct PreferencesFile: Sendable {
   }
 
   /// Writes `values` durably, in `format` when it holds them exactly (else as binary, and
-  /// reports why). Throws a message on failure; the old file stays intact.
+  /// reports why, as ``DefaultsDiagnostic/Kind/changedFormat``). The old file stays intact
+  /// on failure.
   ///
-  /// - Parameter suite: The suite, for reports.
+  /// - Parameters:
+  ///   - values: The file's values.
+  ///   - format: The file's format, or the one chosen for a new file.
+  ///   - suite: The suite, for reports.
+  /// - Returns: The new file's identity and format.
+  /// - Throws: ``DefaultsError`` of kind ``DefaultsDiagnostic/Kind/failedSave`` when the
+  ///   values cannot be written as a property list or the file cannot be replaced.
   func write(_ values: [String: StoredObject], format: Format, suite: String?)
-    throws(DefaultsError) -> Written
+    throws(DefaultsError) -> Replacement
   {
     guard let document = PropertyListFileWriter.data(for: values, format: format) else {
       throw DefaultsError(.failedSave, "the values could not be written as a property list")
     }
     let identity = try write(document.data)
-    if !document.keysXMLCannotHold.isEmpty {
+    if document.format != format {
       reportFormatChange(keys: document.keysXMLCannotHold, suite: suite)
     }
-    return Written(identity: identity, format: document.format)
+    return Replacement(identity: identity, format: document.format)
   }
 
   /// Replaces the file with `data`, durably (see the type's summary).
@@ -529,15 +545,19 @@ extension PreferencesFile {
       .damagedFile, key: nil, suite: suite, "\(path) is damaged: \(reason); \(moved); \(then)")
   }
 
-  /// Reports that an XML file was written as binary, naming the keys XML cannot hold.
+  /// Reports that an XML file was written as binary, naming the keys XML cannot hold (none
+  /// when only Foundation's writer knew a value's type).
   func reportFormatChange(keys: [String], suite: String?) {
     let named = keys.prefix(5).map(\.debugDescription).joined(separator: ", ")
     let more = keys.count > 5 ? " and \(keys.count - 5) more" : ""
+    let why =
+      keys.isEmpty
+      ? "a value is of a type only Foundation's binary writer knows"
+      : "XML cannot hold the value of \(named)\(more) exactly (a control character, a date's "
+        + "fraction of a second, a null or a UID)"
     DefaultsDiagnostics.report(
       .changedFormat, key: keys.count == 1 ? keys[0] : nil, suite: suite,
-      "\(path) was an XML file and is now written as a binary property list: XML cannot hold "
-        + "the value of \(named)\(more) exactly (a control character, a date's fraction of a "
-        + "second, a null or a UID)")
+      "\(path) was an XML file and is now written as a binary property list: \(why)")
   }
 
   /// Reports each top-level key whose value no property-list writer can store (a null,

@@ -57,6 +57,7 @@ struct SearchListTests {
       backend: backend,
       arguments: [
         "-flag", "YES", "-count", "5", "-ratio", "0.5", "-name", "\"x y\"", "-list", "(a, b)",
+        "-level", "2", "-point", "{\"x\":3}",
       ],
       environment: Self.environment(directory))
     for surface in Self.surfaces {
@@ -66,6 +67,8 @@ struct SearchListTests {
       #expect(lines["\(surface) name"] == "x y", "\(surface)")
       #expect(lines["\(surface) list"] == "[\"a\", \"b\"]", "\(surface)")
     }
+    #expect(lines["raw level"] == "high")
+    #expect(lines["codable point"] == "3")
     #expect(!errors.contains("wrongType"), "\(errors)")
   }
 
@@ -88,7 +91,8 @@ struct SearchListTests {
     let (_, _, output) = try Self.searchList(
       backend: backend, ["write"], arguments: ["-count", "5"],
       environment: Self.environment(directory))
-    #expect(output.contains("after write 5\n"), "\(output)")
+    // Observers are not told of a write they cannot see.
+    #expect(output.contains("after write 5 told []\n"), "\(output)")
     let file = directory.path + "/config/UserDefaultTestHelper.plist"
     let values = try PropertyListFile.values(at: file)
     #expect(values["count"] as? Int == 7)
@@ -114,7 +118,7 @@ struct SearchListTests {
       #expect(lines["\(surface) name"] == "a", "\(surface)")
       #expect(lines["\(surface) list"] == "[\"b\"]", "\(surface)")
     }
-    #expect(output.contains("after write 7\n"))
+    #expect(output.contains("after write 7 told [7]\n"), "\(output)")
     #expect(!errors.contains("damaged"), "\(errors)")
     #expect([a, b].map { FileManager.default.contents(atPath: $0 + "/" + name) } == before)
     // Removing the user's value reveals the first directory's, and observers hear it.
@@ -194,6 +198,30 @@ struct SearchListTests {
     }
   }
 
+  @Test("A removal with a registered default and a global value: observers get what reads give")
+  func removalRevealsTheNextDomainOnly() throws {
+    let directory = TemporaryDirectory()
+    try Self.write(
+      ["searchList.layered": "global"], to: directory.path + "/.GlobalPreferences.plist")
+    let store = try PreferencesStore(suiteName: "layered", directory: directory.path)
+    let key = UserDefaults.Key<String>("searchList.layered", default: "default")
+    let registered = UserDefaults.Key<String>("searchList.registeredOnly", default: "default")
+    store.register(defaults: [
+      "searchList.layered": "registered", "searchList.registeredOnly": "registered",
+    ])
+    let seen = Recorder<String>()
+    let observations = [key, registered].map { key in
+      store.observe(key) { seen.append($0.newValue) }
+    }
+    store[key] = "own"
+    store[registered] = "own"
+    store.removeObject(forKey: "searchList.layered")
+    store.removeObject(forKey: "searchList.registeredOnly")
+    #expect(store[key] == "global" && store[registered] == "registered")
+    #expect(seen.all == ["own", "own", "global", "registered"])
+    for observation in observations { observation.cancel() }
+  }
+
   @Test("A change to the global file is noticed by the poll, and observers are told")
   func globalChangeIsNoticed() throws {
     let directory = TemporaryDirectory()
@@ -226,10 +254,12 @@ struct SearchListTests {
   }
 
   @Test func argumentTextReadings() {
-    #expect(ArgumentText.readings(of: "YES").first as? Bool == true)
-    #expect(ArgumentText.readings(of: "no").first as? Bool == false)
-    #expect(ArgumentText.readings(of: "5").contains { $0 as? Int == 5 })
-    #expect(ArgumentText.readings(of: "0.5").contains { $0 as? Double == 0.5 })
-    #expect(ArgumentText.readings(of: "many").isEmpty)
+    func readings(_ text: String) -> String { "\(ArgumentText.readings(of: text))" }
+    #expect(readings("YES") == "[true]")
+    #expect(readings("no") == "[false]")
+    #expect(readings("1") == "[true, 1, 1.0]")
+    #expect(readings("5") == "[5, 5.0]")
+    #expect(readings("-0.5e1") == "[-5.0]")
+    for text in ["many", "0x10", "nan", "inf", ""] { #expect(readings(text) == "[]", "\(text)") }
   }
 }
