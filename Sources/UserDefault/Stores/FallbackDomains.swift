@@ -61,6 +61,11 @@ struct FallbackDomains {
     #endif
   }
 
+  /// Whether any of the files exists now. Cost: one `stat` a file.
+  var hasFiles: Bool {
+    sources.contains { $0.file.identity() != nil }
+  }
+
   /// Reads again each file whose identity changed since it was last read (each one, the
   /// first time); a damaged file is left out, and nothing is moved or written.
   ///

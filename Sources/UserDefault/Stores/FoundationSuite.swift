@@ -31,14 +31,15 @@ final class FoundationSuite: StoreBackend {
   private let saving: Saving?
   private let notifications = Lock<FoundationChangeNotifications?>(nil)
   /// The suite's system-wide defaults (``FallbackDomains`` without the global domain,
-  /// which Foundation reads itself), read at the first read Foundation finds nothing for
-  /// (not when the suite is made, which happens under the registry's lock, where neither
-  /// file reads nor reports belong); never read again. Consulted only when Foundation
-  /// finds nothing: Foundation on Linux does not say which domain answered
-  /// (`persistentDomain(forName:)` of the standard suite and of the global domain are
-  /// empty there), so on a Foundation instance the global domain and registered defaults
-  /// come before these files; the library's store keeps the exact order.
+  /// which Foundation reads itself), read at the first read that needs them (not when the
+  /// suite is made, which happens under the registry's lock, where neither file reads nor
+  /// reports belong); never read again: a Foundation instance does not read its own file
+  /// again either. Placed in Foundation's search list by ``searched(_:found:)``.
   private let system: Lock<SystemValues>
+  /// Whether any system-wide file existed when the suite was made (a `stat` each): without
+  /// one, reads pay this flag only. A file made later is not read, as a Foundation
+  /// instance does not read its own file again either.
+  private let hasSystemFiles: Bool
 
   private enum SystemValues {
     /// Not read yet; `nil` when the suite has no file (no preferences directory).
@@ -64,6 +65,7 @@ final class FoundationSuite: StoreBackend {
       domains = FallbackDomains(
         below: file, environment: ProcessInfo.processInfo.environment, includesGlobal: false)
     }
+    self.hasSystemFiles = domains?.hasFiles ?? false
     self.system = Lock(.unread(domains))
     switch saving {
     case .none: self.saving = nil
@@ -98,7 +100,26 @@ final class FoundationSuite: StoreBackend {
   }
 
   func object(forKey name: String) -> Any? {
-    defaults.value.object(forKey: name) ?? systemObject(forKey: name)
+    let found = defaults.value.object(forKey: name)
+    guard hasSystemFiles else { return found }
+    return searched(name, found: found)
+  }
+
+  /// What a read of `name` gives with the system-wide files in the search list, when
+  /// Foundation found `found`: the system-wide value when Foundation found nothing, or
+  /// found it only in a domain below (the global domain, registered defaults), which
+  /// Foundation does not say: told by the suite's own domain, which
+  /// `persistentDomain(forName:)` gives with its unsaved writes (the standard suite's under
+  /// corelibs Foundation's name for it, `kCFPreferencesCurrentApplication`), and by the
+  /// launch arguments. Cost, for a key a system-wide file holds: a copy of the suite's
+  /// domain; for any other key, a lock and a lookup.
+  private func searched(_ name: String, found: Any?) -> Any? {
+    guard let system = systemObject(forKey: name) else { return found }
+    guard found != nil else { return system }
+    if LaunchArguments.value(forKey: name) != nil { return found }
+    let domain = context.name ?? "kCFPreferencesCurrentApplication"
+    guard let own = defaults.value.persistentDomain(forName: domain) else { return found }
+    return own[name] != nil ? found : system
   }
 
   /// The system-wide value of `name`, for a read Foundation found nothing for. The first
@@ -129,10 +150,11 @@ final class FoundationSuite: StoreBackend {
   func storedObject(forKey name: String, tracking path: TrackedKeys.Path) -> StoredObject? {
     tracking.access(path)
     // Moved into the case, not mapped: `Optional.map` copied the object once more.
-    guard let object = defaults.value.object(forKey: name) else {
-      return systemObject(forKey: name).map(StoredObject.other)
+    guard hasSystemFiles else {
+      guard let object = defaults.value.object(forKey: name) else { return nil }
+      return .other(object)
     }
-    return .other(object)
+    return searched(name, found: defaults.value.object(forKey: name)).map(StoredObject.other)
   }
 
   /// Foundation's own search list starts with the arguments: `object(forKey:)` returns

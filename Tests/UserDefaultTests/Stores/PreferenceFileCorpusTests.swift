@@ -110,7 +110,7 @@ struct PreferenceFileCorpusTests {
     try FileManager.default.copyItem(
       atPath: Self.folder.appendingPathComponent(name).path, toPath: path)
     let exported = directory.path + "/exported"
-    FileManager.default.createFile(atPath: exported, contents: nil)
+    _ = FileManager.default.createFile(atPath: exported, contents: nil)
     let process = Process()
     process.executableURL = ChildProcess.buildDirectory.appendingPathComponent("defaults")
     process.arguments = ["export", suite, "-"]

@@ -108,6 +108,10 @@ struct SearchListTests {
     try Self.write(["count": 3], to: directory.path + "/config/" + name)
     try Self.write(["count": 2, "ratio": 0.25, "name": "a"], to: a + "/" + name, format: .xml)
     try Self.write(["count": 1, "ratio": 0.75, "name": "b", "list": ["b"]], to: b + "/" + name)
+    // The global domain comes after the system-wide files.
+    try Self.write(
+      ["ratio": 0.9, "list": ["global"], "flag": true],
+      to: directory.path + "/config/.GlobalPreferences.plist")
     let before = [a, b].map { FileManager.default.contents(atPath: $0 + "/" + name) }
     let environment = Self.environment(directory, systemDirectories: a + ":relative/ignored:" + b)
     let (lines, errors, output) = try Self.searchList(
@@ -117,6 +121,7 @@ struct SearchListTests {
       #expect(lines["\(surface) ratio"] == "0.25", "\(surface)")
       #expect(lines["\(surface) name"] == "a", "\(surface)")
       #expect(lines["\(surface) list"] == "[\"b\"]", "\(surface)")
+      #expect(lines["\(surface) flag"] == "true", "\(surface)")
     }
     #expect(output.contains("after write 7 told [7]\n"), "\(output)")
     #expect(!errors.contains("damaged"), "\(errors)")
