@@ -440,6 +440,12 @@ package struct DefaultsTool {
       FileHandle.standardOutput.write(document.data)
       return
     }
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: destination, isDirectory: &isDirectory),
+      isDirectory.boolValue
+    {
+      throw ToolError("Could not write \(destination): it is a directory")
+    }
     do {
       try document.data.write(to: URL(fileURLWithPath: destination), options: .atomic)
     } catch {

@@ -288,7 +288,8 @@ package enum ToolArguments {
     case "-date":
       guard let date = parseDate(text) else {
         throw .invalidValue(
-          "\"\(text)\" is not a date (\"2026-11-29 13:40:18 +0000\" or ISO 8601)")
+          "\"\(text)\" is not a date (\"2026-11-29 13:40:18 +0000\", or ISO 8601 such as \"2026-11-29T13:40:18.5Z\")"
+        )
       }
       return .date(date)
     default:  // -data
@@ -304,7 +305,10 @@ package enum ToolArguments {
     formatter.locale = Locale(identifier: "en_US_POSIX")
     formatter.dateFormat = "yyyy-MM-dd HH:mm:ss Z"
     if let date = formatter.date(from: text) { return date }
-    return ISO8601DateFormatter().date(from: text)
+    let iso = ISO8601DateFormatter()
+    if let date = iso.date(from: text) { return date }
+    iso.formatOptions.insert(.withFractionalSeconds)  // a date's fraction, kept in binary files
+    return iso.date(from: text)
   }
 
   static func parseHex(_ text: String) -> Data? {

@@ -83,6 +83,18 @@ struct SearchListTests {
     #expect(errors.contains("UserDefault[wrongType] standard/count"), "\(errors)")
   }
 
+  @Test("A negative number is passed with a leading space", arguments: ["foundation", "store"])
+  func negativeArgument(backend: String) throws {
+    let directory = TemporaryDirectory()
+    let (lines, _, _) = try Self.searchList(
+      backend: backend, arguments: ["-count", " -3", "-ratio", " -0.5"],
+      environment: Self.environment(directory))
+    for surface in Self.surfaces {
+      #expect(lines["\(surface) count"] == "-3", "\(surface)")
+      #expect(lines["\(surface) ratio"] == "-0.5", "\(surface)")
+    }
+  }
+
   @Test(
     "A write under an argument goes to the file; reads keep the argument",
     arguments: ["foundation", "store"])

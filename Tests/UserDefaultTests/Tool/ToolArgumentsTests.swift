@@ -64,6 +64,11 @@ struct ToolArgumentsTests {
       try ToolArguments.parse(["write", "app", "k", "-date", "2001-01-01 00:00:00 +0000"])
         == .write(
           domain: "app", key: "k", action: .set(.date(Date(timeIntervalSinceReferenceDate: 0)))))
+    // ISO 8601 with a fraction of a second, which a binary file keeps.
+    #expect(
+      try ToolArguments.parse(["write", "app", "k", "-date", "2001-01-01T00:00:00.5Z"])
+        == .write(
+          domain: "app", key: "k", action: .set(.date(Date(timeIntervalSinceReferenceDate: 0.5)))))
     #expect(try value("-array a -int 2") == .set(.array([.untyped("a"), .integer(2)])))
     #expect(try value("-array") == .set(.array([])))
     #expect(try value("-array-add -bool true") == .arrayAdd([.boolean(true)]))
@@ -85,7 +90,9 @@ struct ToolArgumentsTests {
     ),
     (
       "write app k -date soon",
-      .invalidValue("\"soon\" is not a date (\"2026-11-29 13:40:18 +0000\" or ISO 8601)")
+      .invalidValue(
+        "\"soon\" is not a date (\"2026-11-29 13:40:18 +0000\", or ISO 8601 such as \"2026-11-29T13:40:18.5Z\")"
+      )
     ),
   ])
   func invalidValuesAreRejectedWithTheReason(line: String, error: ToolArgumentError) {
