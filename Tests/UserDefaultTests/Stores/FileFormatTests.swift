@@ -184,4 +184,25 @@ struct FileFormatTests {
       #expect(store[key].sign == .minus && store[key] == 0)
     }
   }
+
+  @Test("The default path's saver writes an XML file given a fractional date as binary, reported")
+  func saverTurnsXMLBinaryForADate() throws {
+    let directory = TemporaryDirectory()
+    let suite = "xmlsuite"
+    try PropertyListSerialization.data(
+      fromPropertyList: ["kept": "yes"], format: .xml, options: 0
+    ).write(to: URL(fileURLWithPath: directory.path + "/\(suite).plist"))
+    // The helper's samples, written through typed keys on a Foundation instance, include a
+    // date with a fraction of a second; the library's saver writes them at exit.
+    let result = try ChildProcess.run(
+      "UserDefaultTestHelper", ["write", suite],
+      environment: ["XDG_CONFIG_HOME": directory.path, "HOME": directory.path])
+    #expect(result.status == 0, "\(result.error)")
+    let (format, values) = try Self.contents(at: directory.path + "/\(suite).plist")
+    #expect(format == .binary)
+    #expect(values["kept"] as? String == "yes")
+    #expect(
+      (values["date"] as? Date)?.timeIntervalSinceReferenceDate == 123_456_789.123_456)
+    #expect(result.error.components(separatedBy: "[changedFormat]").count == 2, "\(result.error)")
+  }
 }

@@ -145,8 +145,10 @@ struct SearchListTests {
     #expect([a, b].map { FileManager.default.contents(atPath: $0 + "/" + name) } == before)
   }
 
-  @Test("A damaged system-wide file is reported and skipped; the others still read")
-  func damagedSystemFileIsSkipped() throws {
+  @Test(
+    "A damaged system-wide file is reported once and skipped; the others still read",
+    arguments: ["foundation", "store"])
+  func damagedSystemFileIsSkipped(backend: String) throws {
     let directory = TemporaryDirectory()
     let (a, b) = (directory.path + "/a", directory.path + "/b")
     let name = "UserDefaultTestHelper.plist"
@@ -154,9 +156,9 @@ struct SearchListTests {
     try Data("garbage".utf8).write(to: URL(fileURLWithPath: a + "/" + name))
     try Self.write(["ratio": 0.75], to: b + "/" + name)
     let (lines, errors, _) = try Self.searchList(
-      backend: "store", arguments: [],
+      backend: backend, arguments: [],
       environment: Self.environment(directory, systemDirectories: a + ":" + b))
-    #expect(lines["key ratio"] == "0.75")
+    for surface in Self.surfaces { #expect(lines["\(surface) ratio"] == "0.75", "\(surface)") }
     #expect(errors.components(separatedBy: "damagedFile").count == 2, "\(errors)")
     #expect(FileManager.default.contents(atPath: a + "/" + name) == Data("garbage".utf8))
   }
