@@ -27,6 +27,19 @@ struct FallbackDomains {
 
   private var sources: [Source]
 
+  /// Each lower file as last read in this process, by path: every suite's store has the
+  /// global file below it, and takes it from here rather than parsing a copy of its own
+  /// (a process with 100 suites read it 100 times).
+  private static let parsed = Lock<[String: Parsed]>([:])
+
+  private struct Parsed {
+    /// The identity the file had when it was read; `nil`: it was missing.
+    let identity: PreferencesFile.Identity?
+    let values: [String: StoredObject]
+    /// Why the file was skipped, when it was damaged.
+    let problem: String?
+  }
+
   /// The domains below the suite whose file is `file`.
   ///
   /// - Parameters:
@@ -71,7 +84,8 @@ struct FallbackDomains {
   ///
   /// - Returns: The merged values when they changed (else `nil`), and a sentence for each
   ///   damaged file read, for the caller to report outside its locks: once per version of
-  ///   the file. Cost: one `stat` a file; a read and parse of each file that changed.
+  ///   the file in the process. Cost: one `stat` a file; a read and parse of each file that
+  ///   changed, unless another suite of the process read that version already.
   mutating func refresh() -> (merged: [String: StoredObject]?, damage: [String]) {
     var changed = false
     var damage: [String] = []
@@ -82,13 +96,9 @@ struct FallbackDomains {
       guard identity != sources[index].identity || !sources[index].hasBeenRead else { continue }
       sources[index].identity = identity
       sources[index].hasBeenRead = true
-      var values: [String: StoredObject] = [:]
-      do throws(DefaultsError) {
-        values = (try sources[index].file.values() ?? [:]).mapValues(StoredObject.init)
-      } catch {
-        damage.append(
-          "\(error.message); this read-only file is skipped, and the other domains still read")
-      }
+      let (read, isNew) = Self.contents(of: sources[index].file, identity: identity)
+      if isNew, let problem = read.problem { damage.append(problem) }
+      let values = read.values
       if values.count != sources[index].values.count
         || values.contains(where: { sources[index].values[$0.key]?.isSame(as: $0.value) != true })
       {
@@ -100,5 +110,28 @@ struct FallbackDomains {
     var merged: [String: StoredObject] = [:]
     for source in sources.reversed() { merged.merge(source.values) { _, higher in higher } }
     return (merged, damage)
+  }
+
+  /// The values of `file` at `identity`: another suite's read of that version, else a
+  /// read now (outside the lock, so suites reading other files do not wait), shared from
+  /// then on. `isNew` is whether this call read it, so a damaged version is reported once
+  /// (twice, should two suites read it at the same moment).
+  private static func contents(
+    of file: PreferencesFile, identity: PreferencesFile.Identity?
+  ) -> (Parsed, isNew: Bool) {
+    guard identity != nil else { return (Parsed(identity: nil, values: [:], problem: nil), false) }
+    if let known = parsed.withLock({ $0[file.path] }), known.identity == identity {
+      return (known, false)
+    }
+    var values: [String: StoredObject] = [:]
+    var problem: String?
+    do throws(DefaultsError) {
+      values = (try file.values() ?? [:]).mapValues(StoredObject.init)
+    } catch {
+      problem = "\(error.message); this read-only file is skipped, and the other domains still read"
+    }
+    let read = Parsed(identity: identity, values: values, problem: problem)
+    parsed.withLock { $0[file.path] = read }
+    return (read, true)
   }
 }

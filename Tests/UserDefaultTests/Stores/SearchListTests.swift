@@ -241,6 +241,21 @@ struct SearchListTests {
     for observation in observations { observation.cancel() }
   }
 
+  @Test("The suites of a process share one read of the global file; a damaged one is reported once")
+  func suitesShareTheGlobalFile() throws {
+    let directory = TemporaryDirectory()
+    Diagnostics.installRecorder()
+    let global = directory.path + "/.GlobalPreferences.plist"
+    try Data("garbage".utf8).write(to: URL(fileURLWithPath: global))
+    let stores = try (0..<3).map {
+      try PreferencesStore(suiteName: "sharing\($0)", directory: directory.path)
+    }
+    for store in stores { #expect(store.object(forKey: "anything") == nil) }
+    let reports = Diagnostics.events { $0.kind == .damagedFile && $0.message.contains(global) }
+    #expect(reports.count == 1, "\(reports)")
+    #expect(FileManager.default.contents(atPath: global) == Data("garbage".utf8))
+  }
+
   @Test("A change to the global file is noticed by the poll, and observers are told")
   func globalChangeIsNoticed() throws {
     let directory = TemporaryDirectory()
