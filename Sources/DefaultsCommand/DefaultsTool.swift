@@ -430,11 +430,9 @@ package struct DefaultsTool {
     guard let document = PropertyListFileWriter.data(for: contents.values, format: format) else {
       throw ToolError("Could not export \(domain): a value is not a property list")
     }
-    if !document.keysXMLCannotHold.isEmpty {
+    if let why = document.whyNotXML {
       DefaultsDiagnostics.report(
-        .changedFormat, key: nil, suite: domain,
-        "exported as a binary property list: XML cannot hold the value of "
-          + document.keysXMLCannotHold.map(\.debugDescription).joined(separator: ", "))
+        .changedFormat, key: nil, suite: domain, "exported as a binary property list: \(why)")
     }
     if destination == "-" {
       FileHandle.standardOutput.write(document.data)

@@ -20,6 +20,22 @@ package enum PropertyListFileWriter {
     /// When XML was asked for and binary written: the top-level keys whose values XML
     /// cannot hold, sorted; otherwise empty.
     package let keysXMLCannotHold: [String]
+    /// Whether XML was asked for.
+    let askedForXML: Bool
+
+    /// Why the document is binary though XML was asked for, in words (for every report
+    /// of a format change: the store's, the saver's, `defaults export`'s); `nil` when it
+    /// is in the format asked for.
+    package var whyNotXML: String? {
+      guard askedForXML && format == .binary else { return nil }
+      guard !keysXMLCannotHold.isEmpty else {
+        return "a value is of a type only Foundation's binary writer knows"
+      }
+      let named = keysXMLCannotHold.prefix(5).map(\.debugDescription).joined(separator: ", ")
+      let more = keysXMLCannotHold.count > 5 ? " and \(keysXMLCannotHold.count - 5) more" : ""
+      return "XML cannot hold the value of \(named)\(more) exactly (a control character, a "
+        + "date's fraction of a second, a null or a UID)"
+    }
   }
 
   /// The document for `values`, in `format` when it holds every value exactly.
@@ -35,20 +51,23 @@ package enum PropertyListFileWriter {
     -> Written?
   {
     if format == .xml, let data = PropertyListXMLWriter.data(for: values) {
-      return Written(data: data, format: .xml, keysXMLCannotHold: [])
+      return Written(data: data, format: .xml, keysXMLCannotHold: [], askedForXML: true)
     }
     if let data = PropertyListBinaryWriter.data(for: values) {
       let refused =
         format == .xml
         ? values.filter { PropertyListXMLWriter.data(for: [$0.key: $0.value]) == nil }.keys.sorted()
         : []
-      return Written(data: data, format: .binary, keysXMLCannotHold: refused)
+      return Written(
+        data: data, format: .binary, keysXMLCannotHold: refused, askedForXML: format == .xml)
     }
     // Objects neither writer knows (a foreign `NSObject` subclass Foundation accepts):
     // Foundation's binary writer, since its XML writer puts control characters in raw.
     let data = try? PropertyListSerialization.data(
       fromPropertyList: values.objects, format: .binary, options: 0)
-    return data.map { Written(data: $0, format: .binary, keysXMLCannotHold: []) }
+    return data.map {
+      Written(data: $0, format: .binary, keysXMLCannotHold: [], askedForXML: format == .xml)
+    }
   }
 
   /// The document for `values` (property-list objects), as the store's own values are

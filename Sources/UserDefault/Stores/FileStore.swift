@@ -118,14 +118,8 @@ final class FileStore: StoreBackend {
         guard !isArgument(change.name) else { return nil }
         let lower = lowerObject(for: change.name)?.object
         var seen = ChangeHub.Change(
-          name: change.name, oldObject: change.oldObject ?? lower,
-          newObject: change.newObject ?? lower)
-        seen.trackingPath = change.trackingPath
-        if let old = seen.oldObject, let new = seen.newObject,
-          PropertyListEquality.isEqual(old, new)
-        {
-          return nil
-        }
+          name: change.name, from: change.oldObject ?? lower, to: change.newObject ?? lower)
+        seen?.trackingPath = change.trackingPath
         return seen
       }
     }
@@ -557,19 +551,14 @@ final class FileStore: StoreBackend {
     }
     guard let merged = found else { return }
     let changes = state.withLock { guarded in
-      let old = guarded.state.fallback
-      guarded.state.fallback = merged
-      var changes: [ChangeHub.Change] = []
-      for name in Set(old.keys).union(merged.keys)
-      where guarded.state.values[name] == nil && !guarded.state.isArgument(name) {
-        let (before, after) = (old[name], merged[name])
-        if let before, let after, before.isSame(as: after) { continue }
-        changes.append(
-          ChangeHub.Change(
-            name: name, oldObject: (before ?? guarded.state.registered[name])?.object,
-            newObject: (after ?? guarded.state.registered[name])?.object))
+      let names = Set(guarded.state.fallback.keys).union(merged.keys).filter {
+        guarded.state.values[$0] == nil && !guarded.state.isArgument($0)
       }
-      return changes
+      let before = names.map { guarded.state.lowerObject(for: $0) }
+      guarded.state.fallback = merged
+      return zip(names, before).compactMap { name, old in
+        ChangeHub.Change(name: name, from: old, to: guarded.state.lowerObject(for: name))
+      }
     }
     context.announce(changes)
   }

@@ -466,8 +466,12 @@ package struct PreferencesFile: Sendable {
       throw DefaultsError(.failedSave, "the values could not be written as a property list")
     }
     let identity = try write(document.data)
-    if document.format != format {
-      reportFormatChange(keys: document.keysXMLCannotHold, suite: suite)
+    if let why = document.whyNotXML {
+      DefaultsDiagnostics.report(
+        .changedFormat,
+        key: document.keysXMLCannotHold.count == 1 ? document.keysXMLCannotHold[0] : nil,
+        suite: suite, "\(path) was an XML file and is now written as a binary property list: \(why)"
+      )
     }
     return Replacement(identity: identity, format: document.format)
   }
@@ -543,21 +547,6 @@ extension PreferencesFile {
       backup.map { "moved to \($0)" } ?? "could not be moved aside, so nothing is written over it"
     DefaultsDiagnostics.report(
       .damagedFile, key: nil, suite: suite, "\(path) is damaged: \(reason); \(moved); \(then)")
-  }
-
-  /// Reports that an XML file was written as binary, naming the keys XML cannot hold (none
-  /// when only Foundation's writer knew a value's type).
-  func reportFormatChange(keys: [String], suite: String?) {
-    let named = keys.prefix(5).map(\.debugDescription).joined(separator: ", ")
-    let more = keys.count > 5 ? " and \(keys.count - 5) more" : ""
-    let why =
-      keys.isEmpty
-      ? "a value is of a type only Foundation's binary writer knows"
-      : "XML cannot hold the value of \(named)\(more) exactly (a control character, a date's "
-        + "fraction of a second, a null or a UID)"
-    DefaultsDiagnostics.report(
-      .changedFormat, key: keys.count == 1 ? keys[0] : nil, suite: suite,
-      "\(path) was an XML file and is now written as a binary property list: \(why)")
   }
 
   /// Reports each top-level key whose value no property-list writer can store (a null,
