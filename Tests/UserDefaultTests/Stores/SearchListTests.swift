@@ -256,6 +256,26 @@ struct SearchListTests {
     #expect(FileManager.default.contents(atPath: global) == Data("garbage".utf8))
   }
 
+  @Test(
+    "Two objects of one suite: both read the global value; a removal through one reaches the other's observers"
+  )
+  func twoObjectsOfOneSuite() throws {
+    let directory = TemporaryDirectory()
+    try Self.write(["searchList.pair": "global"], to: directory.path + "/.GlobalPreferences.plist")
+    let first = try PreferencesStore(suiteName: "pair", directory: directory.path)
+    let second = try PreferencesStore(suiteName: "pair", directory: directory.path)
+    let key = UserDefaults.Key<String>("searchList.pair", default: "default")
+    #expect(first[key] == "global" && second[key] == "global")
+    first[key] = "own"
+    #expect(second[key] == "own")
+    let seen = Recorder<String>()
+    let observation = second.observe(key) { seen.append($0.newValue) }
+    first.reset(key)
+    #expect(second[key] == "global")
+    #expect(seen.all == ["global"])
+    observation.cancel()
+  }
+
   @Test("A change to the global file is noticed by the poll, and observers are told")
   func globalChangeIsNoticed() throws {
     let directory = TemporaryDirectory()
