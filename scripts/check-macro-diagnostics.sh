@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
-# Checks what the compiler prints for each mistake made with @DefaultEntry, through real
-# compiler runs with the built macro plugin (the expansion tests call the macro directly
-# and cannot see what the compiler adds: cascades, lost locations, overload failures).
+# Checks what the compiler prints for each mistake made with @DefaultEntry, and for a value
+# type the library cannot store, through real compiler runs with the built macro plugin
+# (the expansion tests call the macro directly and cannot see what the compiler adds:
+# cascades, lost locations, overload failures; the storable-type check is overload
+# resolution, which only the compiler can show).
 #
 # Each file in scripts/macro-diagnostics/ is type-checked on its own. Its `// expect:`
 # lines list every diagnostic the compiler must print for it, and no other may appear:
 #   // expect: LINE:COLUMN: SEVERITY: MESSAGE
 # (the compiler's " (from macro '…')" suffix dropped; a fix-it shows as a note carrying
-# its message). A file with no `// expect:` line must type-check with no diagnostic at
-# all. `// swift-version: 5` type-checks a file in that language mode (else 6).
+# its message; an error inside a macro's expansion shows as "<macro expansion>: …", its
+# place in the generated buffer dropped). A file with no `// expect:` line must type-check
+# with no diagnostic at all. `// swift-version: 5` type-checks a file in that language
+# mode (else 6).
 #
 # Usage: scripts/check-macro-diagnostics.sh [case.swift…]   (default: every case)
 set -euo pipefail
@@ -47,6 +51,7 @@ for path in "${cases[@]}"; do
   # without line and column, which change with every edit of that file.
   grep -E "^[^ ]*: (error|warning|note|remark): " "$scratch/output" \
     | sed -E "s|^$name:||; s/ \(from macro '[^']*'\)\$//; s|^$PWD/(Sources/[^:]*):[0-9]+:[0-9]+:|\1:|" \
+    | sed -E "s|^[^ ]*/@__swiftmacro_[^:]*:[0-9]+:[0-9]+:|<macro expansion>:|" \
     | sort >"$scratch/actual" || true
 
   expects_error=0

@@ -23,11 +23,11 @@ struct Sample {
   let check: (UserDefaults) -> String?
 }
 
-func sample<Value: Equatable & Sendable>(_ name: String, _ value: Value, fallback: Value) -> Sample
-{
-  let key = UserDefaults.Key<Value>(name, default: fallback)
-  return Sample(
-    name: name, write: { $0[key] = value },
+/// The key is made by the caller, where its value type is known: a key's initializer takes
+/// only types the library can store, which a generic `Value` is not known to be.
+func sample<Value: Equatable & Sendable>(_ key: UserDefaults.Key<Value>, _ value: Value) -> Sample {
+  Sample(
+    name: key.name, write: { $0[key] = value },
     check: { defaults in
       let read = defaults[key]
       return read == value || "\(read)" == "\(value)" && "\(value)" == "nan"
@@ -36,43 +36,46 @@ func sample<Value: Equatable & Sendable>(_ name: String, _ value: Value, fallbac
 }
 
 let samples: [Sample] = [
-  sample("bool", true, fallback: false),
-  sample("string", "héllo\nworld", fallback: ""),
-  sample("data", Data([0, 1, 2, 255]), fallback: Data()),
+  sample(.init("bool", default: false), true),
+  sample(.init("string", default: ""), "héllo\nworld"),
+  sample(.init("data", default: Data()), Data([0, 1, 2, 255])),
   sample(
-    "date", Date(timeIntervalSinceReferenceDate: 123_456_789.123_456), fallback: Date.distantPast),
+    .init("date", default: Date.distantPast),
+    Date(timeIntervalSinceReferenceDate: 123_456_789.123_456)),
   sample(
-    "webURL", URL(string: "https://example.com/a?q=1#f")!, fallback: URL(string: "about:blank")!),
+    .init("webURL", default: URL(string: "about:blank")!),
+    URL(string: "https://example.com/a?q=1#f")!),
   sample(
-    "fileURL", URL(fileURLWithPath: "/tmp/some file.txt"), fallback: URL(string: "about:blank")!),
-  sample("uuid", UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!, fallback: UUID()),
-  sample("decimal", Decimal(string: "1.1")!, fallback: 0),
-  sample("int", Int.max, fallback: 0),
-  sample("intMin", Int.min, fallback: 0),
-  sample("int8", Int8.min, fallback: 0),
-  sample("int16", Int16.min, fallback: 0),
-  sample("int32", Int32.max, fallback: 0),
-  sample("int64", Int64.min, fallback: 0),
-  sample("uint", UInt.max, fallback: 0),
-  sample("uint8", UInt8.max, fallback: 0),
-  sample("uint16", UInt16.max, fallback: 0),
-  sample("uint32", UInt32.max, fallback: 0),
-  sample("uint64", UInt64.max, fallback: 0),
-  sample("float", Float(0.1), fallback: 0),
-  sample("double", 0.1 + 0.2, fallback: 0),
-  sample("negativeZero", -0.0, fallback: 1),
-  sample("infinity", -Double.infinity, fallback: 0),
-  sample("nan", Double.nan, fallback: 0),
-  sample("intArray", [1, 2, 3], fallback: []),
-  sample("stringSet", Set(["a", "b"]), fallback: []),
-  sample("dictionary", ["a": 1.5, "b": -0.0], fallback: [:]),
-  sample("mode", Mode.dark, fallback: .light),
-  sample("modes", [Mode.dark, .light], fallback: []),
+    .init("fileURL", default: URL(string: "about:blank")!),
+    URL(fileURLWithPath: "/tmp/some file.txt")),
+  sample(.init("uuid", default: UUID()), UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!),
+  sample(.init("decimal", default: 0), Decimal(string: "1.1")!),
+  sample(.init("int", default: 0), Int.max),
+  sample(.init("intMin", default: 0), Int.min),
+  sample(.init("int8", default: 0), Int8.min),
+  sample(.init("int16", default: 0), Int16.min),
+  sample(.init("int32", default: 0), Int32.max),
+  sample(.init("int64", default: 0), Int64.min),
+  sample(.init("uint", default: 0), UInt.max),
+  sample(.init("uint8", default: 0), UInt8.max),
+  sample(.init("uint16", default: 0), UInt16.max),
+  sample(.init("uint32", default: 0), UInt32.max),
+  sample(.init("uint64", default: 0), UInt64.max),
+  sample(.init("float", default: 0), Float(0.1)),
+  sample(.init("double", default: 0), 0.1 + 0.2),
+  sample(.init("negativeZero", default: 1), -0.0),
+  sample(.init("infinity", default: 0), -Double.infinity),
+  sample(.init("nan", default: 0), Double.nan),
+  sample(.init("intArray", default: []), [1, 2, 3]),
+  sample(.init("stringSet", default: []), Set(["a", "b"])),
+  sample(.init("dictionary", default: [:]), ["a": 1.5, "b": -0.0]),
+  sample(.init("mode", default: .light), Mode.dark),
+  sample(.init("modes", default: []), [Mode.dark, .light]),
   sample(
-    "profile", Profile(name: "Ada", age: 36, tags: ["x"]),
-    fallback: Profile(name: "", age: 0, tags: [])),
-  sample("profiles", [Profile(name: "B", age: 1, tags: [])], fallback: []),
-  sample("optionalInt", Int?.some(7), fallback: nil),
+    .init("profile", default: Profile(name: "", age: 0, tags: [])),
+    Profile(name: "Ada", age: 36, tags: ["x"])),
+  sample(.init("profiles", default: []), [Profile(name: "B", age: 1, tags: [])]),
+  sample(.init("optionalInt", default: nil), Int?.some(7)),
 ]
 
 extension UserDefaults {

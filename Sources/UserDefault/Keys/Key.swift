@@ -24,9 +24,11 @@ extension UserDefaults {
   ///
   /// Works for every ``UserDefaultable`` type and, with no declaration, for
   /// `RawRepresentable` types (stored as their raw value) and `Codable` types (stored as
-  /// JSON). How the value is stored is decided once, when the key is made. Making a key
-  /// also registers it with ``KeyRegistry`` (collisions are reported) and checks its
-  /// name (an invalid name is reported and its writes are refused).
+  /// JSON), and for collections and optionals of those. Any other type does not compile:
+  /// the error names the type and asks for ``UserDefaultable`` (conforming to `Codable`
+  /// also fixes it). How the value is stored is decided once, when the key is made.
+  /// Making a key also registers it with ``KeyRegistry`` (collisions are reported) and
+  /// checks its name (an invalid name is reported and its writes are refused).
   public final class Key<Value: Sendable>: Keys, @unchecked Sendable {
     // Every stored property is an immutable `let` of a Sendable type; the superclass
     // holds nothing. `@unchecked` only because the superclass is open.
@@ -59,7 +61,7 @@ extension UserDefaults {
     /// `static let launchCount = Key<Int>("launchCount", default: 0)`
     public convenience init(
       _ name: String, default defaultValue: Value, file: StaticString = #fileID, line: UInt = #line
-    ) {
+    ) where Value: UserDefaultable {
       self.init(name: name, defaultValue: .constant(defaultValue), file: file, line: line)
     }
 
@@ -76,7 +78,7 @@ extension UserDefaults {
     public convenience init(
       _ name: String, default makeDefault: @escaping @Sendable () -> Value,
       file: StaticString = #fileID, line: UInt = #line
-    ) {
+    ) where Value: UserDefaultable {
       self.init(name: name, defaultValue: .computed(makeDefault), file: file, line: line)
     }
 
@@ -90,7 +92,7 @@ extension UserDefaults {
     /// `static let nickname = Key<String?>("nickname")`
     public convenience init<Wrapped>(
       _ name: String, file: StaticString = #fileID, line: UInt = #line
-    ) where Value == Wrapped? {
+    ) where Value == Wrapped?, Wrapped: UserDefaultable {
       self.init(name: name, defaultValue: .constant(nil), file: file, line: line)
     }
 

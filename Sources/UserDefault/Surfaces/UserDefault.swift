@@ -57,7 +57,7 @@ public struct UserDefault<Value> {
     _ key: String, defaultValue: Value, suite: UserDefaults? = nil, defaults: UserDefaults? = nil,
     encoder: JSONEncoder? = nil, decoder: JSONDecoder? = nil,
     file: StaticString = #fileID, line: UInt = #line
-  ) {
+  ) where Value: UserDefaultable {
     self.init(
       key, default: .constant(defaultValue), defaults: defaults ?? suite ?? .libraryDefault,
       encoder: encoder, decoder: decoder, file: file, line: line)
@@ -81,13 +81,13 @@ public struct UserDefault<Value> {
     _ key: String, suite: UserDefaults? = nil, defaults: UserDefaults? = nil,
     encoder: JSONEncoder? = nil, decoder: JSONDecoder? = nil,
     file: StaticString = #fileID, line: UInt = #line
-  ) where Value == Wrapped? {
+  ) where Value == Wrapped?, Wrapped: UserDefaultable {
     self.init(
       key, default: .constant(nil), defaults: defaults ?? suite ?? .libraryDefault,
       encoder: encoder, decoder: decoder, file: file, line: line)
   }
 
-  private init(
+  init(
     _ key: String, default defaultValue: DefaultValue<Value>, defaults: UserDefaults,
     encoder: JSONEncoder?, decoder: JSONDecoder?, file: StaticString, line: UInt
   ) {

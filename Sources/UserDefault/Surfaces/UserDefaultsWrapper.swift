@@ -39,7 +39,7 @@ public struct UserDefaultsWrapper<Value> {
   public init(
     key: String, default defaultValue: Value, userDefaults: UserDefaults = .libraryDefault,
     file: StaticString = #fileID, line: UInt = #line
-  ) {
+  ) where Value: UserDefaultable {
     self.init(
       key: key, default: .constant(defaultValue), userDefaults: userDefaults, file: file, line: line
     )
@@ -57,7 +57,7 @@ public struct UserDefaultsWrapper<Value> {
   public init<Wrapped>(
     key: String, userDefaults: UserDefaults = .libraryDefault,
     file: StaticString = #fileID, line: UInt = #line
-  ) where Value == Wrapped? {
+  ) where Value == Wrapped?, Wrapped: UserDefaultable {
     self.init(key: key, default: .constant(nil), userDefaults: userDefaults, file: file, line: line)
   }
 
@@ -77,6 +77,7 @@ public struct UserDefaultsWrapper<Value> {
     message:
       "a non-optional value needs `default:`, as in @UserDefaultsWrapper(key: \"Age\", default: 0) var age: Int; or make the property optional"
   )
+  @_disfavoredOverload  // below the optional one next, which an optional of any type matches
   public init(
     key: String, userDefaults: UserDefaults = .libraryDefault,
     file: StaticString = #fileID, line: UInt = #line
@@ -84,7 +85,30 @@ public struct UserDefaultsWrapper<Value> {
     fatalError("unavailable")
   }
 
-  private init(
+  /// Not available: the optional's wrapped type is not one the library can store. Without
+  /// this declaration the unavailable initializer above would answer, with its advice about
+  /// `default:`, which does not apply.
+  ///
+  /// - Parameters:
+  ///   - key: The stored name.
+  ///   - userDefaults: The store to use.
+  ///   - file: Where the property is declared.
+  ///   - line: Where the property is declared.
+  ///
+  /// `@UserDefaultsWrapper(key: "Origin") var origin: Point?` for a `Point: Codable` instead.
+  @available(
+    *, unavailable,
+    message:
+      "the optional's wrapped type is not one the library can store: conform it to Codable or UserDefaultable"
+  )
+  public init<Wrapped>(
+    key: String, userDefaults: UserDefaults = .libraryDefault,
+    file: StaticString = #fileID, line: UInt = #line
+  ) where Value == Wrapped? {
+    fatalError("unavailable")
+  }
+
+  init(
     key: String, default defaultValue: DefaultValue<Value>, userDefaults: UserDefaults,
     file: StaticString, line: UInt
   ) {

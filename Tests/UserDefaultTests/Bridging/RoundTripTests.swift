@@ -7,7 +7,9 @@ import Testing
 struct RoundTripTests {
   func roundTrip<Value: Equatable & Sendable>(_ value: Value, default fallback: Value) {
     let suite = TestSuite()
-    let key = UserDefaults.Key<Value>(uniqueKey(), default: fallback)
+    // The internal initializer: the public ones take only types known to be storable.
+    let key = UserDefaults.Key<Value>(
+      name: uniqueKey(), defaultValue: .constant(fallback), file: #fileID, line: #line)
     suite.defaults[key] = value
     #expect(suite.defaults[key] == value)
     // A write drops the cached value, so the read above decoded what Foundation holds;

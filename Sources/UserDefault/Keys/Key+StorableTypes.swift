@@ -1,0 +1,278 @@
+import Foundation
+
+// The storable-type check, part keys: the siblings of `UserDefaults.Key`'s initializers.
+//
+// Each initializer that takes a value type exists once per way the library stores a type.
+// The ``UserDefaultable`` one is the only one not disfavored, so a type that is none of these
+// gets one error, "requires that 'Point' conform to 'UserDefaultable'", instead of "no exact
+// matches" and a note per overload. The pairs with `& Codable` keep a type that is also
+// `Codable` stored as raw values without an ambiguity between two disfavored siblings.
+// Every sibling makes the same value through the same initializer: the bridge is still
+// chosen at run time, by `ValueBridge`.
+
+extension UserDefaults.Key {
+  // MARK: A key with a default
+
+  /// A key that reads as `defaultValue` when nothing is stored, for a `RawRepresentable` type,
+  /// stored as its raw value.
+  ///
+  /// - Parameters:
+  ///   - name: The name the value is stored under.
+  ///   - defaultValue: What the key reads as when nothing readable is stored.
+  ///   - file: Where the key is declared, for the key registry.
+  ///   - line: Where the key is declared, for the key registry.
+  ///
+  /// `static let theme = Key<Theme>("theme", default: .system)`
+  @_disfavoredOverload
+  public convenience init(
+    _ name: String, default defaultValue: Value, file: StaticString = #fileID, line: UInt = #line
+  ) where Value: RawRepresentable, Value.RawValue: UserDefaultable {
+    self.init(name: name, defaultValue: .constant(defaultValue), file: file, line: line)
+  }
+
+  /// A key that reads as `defaultValue` when nothing is stored, for a type both `RawRepresentable`
+  /// and `Codable`, stored as its raw value (not as JSON).
+  ///
+  /// - Parameters:
+  ///   - name: The name the value is stored under.
+  ///   - defaultValue: What the key reads as when nothing readable is stored.
+  ///   - file: Where the key is declared, for the key registry.
+  ///   - line: Where the key is declared, for the key registry.
+  ///
+  /// `static let theme = Key<Theme>("theme", default: .system)`
+  @_disfavoredOverload
+  public convenience init(
+    _ name: String, default defaultValue: Value, file: StaticString = #fileID, line: UInt = #line
+  ) where Value: RawRepresentable & Codable, Value.RawValue: UserDefaultable {
+    self.init(name: name, defaultValue: .constant(defaultValue), file: file, line: line)
+  }
+
+  /// A key that reads as `defaultValue` when nothing is stored, for an array, set, string-keyed
+  /// dictionary or optional of `RawRepresentable` elements, stored element by element as raw
+  /// values.
+  ///
+  /// - Parameters:
+  ///   - name: The name the value is stored under.
+  ///   - defaultValue: What the key reads as when nothing readable is stored.
+  ///   - file: Where the key is declared, for the key registry.
+  ///   - line: Where the key is declared, for the key registry.
+  ///
+  /// `static let theme = Key<Theme>("theme", default: .system)`
+  @_disfavoredOverload
+  public convenience init(
+    _ name: String, default defaultValue: Value, file: StaticString = #fileID, line: UInt = #line
+  ) where Value: _RawValueContainer {
+    self.init(name: name, defaultValue: .constant(defaultValue), file: file, line: line)
+  }
+
+  /// A key that reads as `defaultValue` when nothing is stored, for a container of elements both
+  /// `RawRepresentable` and `Codable`, stored as raw values (not as JSON).
+  ///
+  /// - Parameters:
+  ///   - name: The name the value is stored under.
+  ///   - defaultValue: What the key reads as when nothing readable is stored.
+  ///   - file: Where the key is declared, for the key registry.
+  ///   - line: Where the key is declared, for the key registry.
+  ///
+  /// `static let theme = Key<Theme>("theme", default: .system)`
+  @_disfavoredOverload
+  public convenience init(
+    _ name: String, default defaultValue: Value, file: StaticString = #fileID, line: UInt = #line
+  ) where Value: _RawValueContainer & Codable {
+    self.init(name: name, defaultValue: .constant(defaultValue), file: file, line: line)
+  }
+
+  /// A key that reads as `defaultValue` when nothing is stored, for any other `Codable` type,
+  /// stored as JSON.
+  ///
+  /// - Parameters:
+  ///   - name: The name the value is stored under.
+  ///   - defaultValue: What the key reads as when nothing readable is stored.
+  ///   - file: Where the key is declared, for the key registry.
+  ///   - line: Where the key is declared, for the key registry.
+  ///
+  /// `static let theme = Key<Theme>("theme", default: .system)`
+  @_disfavoredOverload
+  public convenience init(
+    _ name: String, default defaultValue: Value, file: StaticString = #fileID, line: UInt = #line
+  ) where Value: Codable {
+    self.init(name: name, defaultValue: .constant(defaultValue), file: file, line: line)
+  }
+
+  // MARK: A key with a computed default
+
+  /// A key whose default is computed on each read that finds nothing stored, for a
+  /// `RawRepresentable` type, stored as its raw value.
+  ///
+  /// - Parameters:
+  ///   - name: The name the value is stored under.
+  ///   - makeDefault: Makes the default; called on each read that finds nothing readable.
+  ///   - file: Where the key is declared, for the key registry.
+  ///   - line: Where the key is declared, for the key registry.
+  ///
+  /// `static let theme = Key<Theme>("theme", default: { .system })`
+  @_disfavoredOverload
+  public convenience init(
+    _ name: String, default makeDefault: @escaping @Sendable () -> Value,
+    file: StaticString = #fileID, line: UInt = #line
+  ) where Value: RawRepresentable, Value.RawValue: UserDefaultable {
+    self.init(name: name, defaultValue: .computed(makeDefault), file: file, line: line)
+  }
+
+  /// A key whose default is computed on each read that finds nothing stored, for a type both
+  /// `RawRepresentable` and `Codable`, stored as its raw value (not as JSON).
+  ///
+  /// - Parameters:
+  ///   - name: The name the value is stored under.
+  ///   - makeDefault: Makes the default; called on each read that finds nothing readable.
+  ///   - file: Where the key is declared, for the key registry.
+  ///   - line: Where the key is declared, for the key registry.
+  ///
+  /// `static let theme = Key<Theme>("theme", default: { .system })`
+  @_disfavoredOverload
+  public convenience init(
+    _ name: String, default makeDefault: @escaping @Sendable () -> Value,
+    file: StaticString = #fileID, line: UInt = #line
+  ) where Value: RawRepresentable & Codable, Value.RawValue: UserDefaultable {
+    self.init(name: name, defaultValue: .computed(makeDefault), file: file, line: line)
+  }
+
+  /// A key whose default is computed on each read that finds nothing stored, for an array, set,
+  /// string-keyed dictionary or optional of `RawRepresentable` elements, stored element by element
+  /// as raw values.
+  ///
+  /// - Parameters:
+  ///   - name: The name the value is stored under.
+  ///   - makeDefault: Makes the default; called on each read that finds nothing readable.
+  ///   - file: Where the key is declared, for the key registry.
+  ///   - line: Where the key is declared, for the key registry.
+  ///
+  /// `static let theme = Key<Theme>("theme", default: { .system })`
+  @_disfavoredOverload
+  public convenience init(
+    _ name: String, default makeDefault: @escaping @Sendable () -> Value,
+    file: StaticString = #fileID, line: UInt = #line
+  ) where Value: _RawValueContainer {
+    self.init(name: name, defaultValue: .computed(makeDefault), file: file, line: line)
+  }
+
+  /// A key whose default is computed on each read that finds nothing stored, for a container of
+  /// elements both `RawRepresentable` and `Codable`, stored as raw values (not as JSON).
+  ///
+  /// - Parameters:
+  ///   - name: The name the value is stored under.
+  ///   - makeDefault: Makes the default; called on each read that finds nothing readable.
+  ///   - file: Where the key is declared, for the key registry.
+  ///   - line: Where the key is declared, for the key registry.
+  ///
+  /// `static let theme = Key<Theme>("theme", default: { .system })`
+  @_disfavoredOverload
+  public convenience init(
+    _ name: String, default makeDefault: @escaping @Sendable () -> Value,
+    file: StaticString = #fileID, line: UInt = #line
+  ) where Value: _RawValueContainer & Codable {
+    self.init(name: name, defaultValue: .computed(makeDefault), file: file, line: line)
+  }
+
+  /// A key whose default is computed on each read that finds nothing stored, for any other
+  /// `Codable` type, stored as JSON.
+  ///
+  /// - Parameters:
+  ///   - name: The name the value is stored under.
+  ///   - makeDefault: Makes the default; called on each read that finds nothing readable.
+  ///   - file: Where the key is declared, for the key registry.
+  ///   - line: Where the key is declared, for the key registry.
+  ///
+  /// `static let theme = Key<Theme>("theme", default: { .system })`
+  @_disfavoredOverload
+  public convenience init(
+    _ name: String, default makeDefault: @escaping @Sendable () -> Value,
+    file: StaticString = #fileID, line: UInt = #line
+  ) where Value: Codable {
+    self.init(name: name, defaultValue: .computed(makeDefault), file: file, line: line)
+  }
+
+  // MARK: An optional key
+
+  /// An optional key, `nil` when nothing is stored, for an optional of a `RawRepresentable` type,
+  /// stored as its raw value.
+  ///
+  /// - Parameters:
+  ///   - name: The name the value is stored under.
+  ///   - file: Where the key is declared, for the key registry.
+  ///   - line: Where the key is declared, for the key registry.
+  ///
+  /// `static let profile = Key<Profile?>("profile")`
+  @_disfavoredOverload
+  public convenience init<Wrapped>(
+    _ name: String, file: StaticString = #fileID, line: UInt = #line
+  ) where Value == Wrapped?, Wrapped: RawRepresentable, Wrapped.RawValue: UserDefaultable {
+    self.init(name: name, defaultValue: .constant(nil), file: file, line: line)
+  }
+
+  /// An optional key, `nil` when nothing is stored, for an optional of a type both
+  /// `RawRepresentable` and `Codable`, stored as its raw value (not as JSON).
+  ///
+  /// - Parameters:
+  ///   - name: The name the value is stored under.
+  ///   - file: Where the key is declared, for the key registry.
+  ///   - line: Where the key is declared, for the key registry.
+  ///
+  /// `static let profile = Key<Profile?>("profile")`
+  @_disfavoredOverload
+  public convenience init<Wrapped>(
+    _ name: String, file: StaticString = #fileID, line: UInt = #line
+  )
+  where Value == Wrapped?, Wrapped: RawRepresentable & Codable, Wrapped.RawValue: UserDefaultable {
+    self.init(name: name, defaultValue: .constant(nil), file: file, line: line)
+  }
+
+  /// An optional key, `nil` when nothing is stored, for an optional of an array, set, string-keyed
+  /// dictionary or optional of `RawRepresentable` elements, stored element by element as raw
+  /// values.
+  ///
+  /// - Parameters:
+  ///   - name: The name the value is stored under.
+  ///   - file: Where the key is declared, for the key registry.
+  ///   - line: Where the key is declared, for the key registry.
+  ///
+  /// `static let profile = Key<Profile?>("profile")`
+  @_disfavoredOverload
+  public convenience init<Wrapped>(
+    _ name: String, file: StaticString = #fileID, line: UInt = #line
+  ) where Value == Wrapped?, Wrapped: _RawValueContainer {
+    self.init(name: name, defaultValue: .constant(nil), file: file, line: line)
+  }
+
+  /// An optional key, `nil` when nothing is stored, for an optional of a container of elements both
+  /// `RawRepresentable` and `Codable`, stored as raw values (not as JSON).
+  ///
+  /// - Parameters:
+  ///   - name: The name the value is stored under.
+  ///   - file: Where the key is declared, for the key registry.
+  ///   - line: Where the key is declared, for the key registry.
+  ///
+  /// `static let profile = Key<Profile?>("profile")`
+  @_disfavoredOverload
+  public convenience init<Wrapped>(
+    _ name: String, file: StaticString = #fileID, line: UInt = #line
+  ) where Value == Wrapped?, Wrapped: _RawValueContainer & Codable {
+    self.init(name: name, defaultValue: .constant(nil), file: file, line: line)
+  }
+
+  /// An optional key, `nil` when nothing is stored, for an optional of any other `Codable` type,
+  /// stored as JSON.
+  ///
+  /// - Parameters:
+  ///   - name: The name the value is stored under.
+  ///   - file: Where the key is declared, for the key registry.
+  ///   - line: Where the key is declared, for the key registry.
+  ///
+  /// `static let profile = Key<Profile?>("profile")`
+  @_disfavoredOverload
+  public convenience init<Wrapped>(
+    _ name: String, file: StaticString = #fileID, line: UInt = #line
+  ) where Value == Wrapped?, Wrapped: Codable {
+    self.init(name: name, defaultValue: .constant(nil), file: file, line: line)
+  }
+}

@@ -1,0 +1,327 @@
+import Foundation
+
+// The storable-type check, part string-key properties: the siblings of `UserDefault`'s initializers.
+//
+// Each initializer that takes a value type exists once per way the library stores a type.
+// The ``UserDefaultable`` one is the only one not disfavored, so a type that is none of these
+// gets one error, "requires that 'Point' conform to 'UserDefaultable'", instead of "no exact
+// matches" and a note per overload. The pairs with `& Codable` keep a type that is also
+// `Codable` stored as raw values without an ambiguity between two disfavored siblings.
+// Every sibling makes the same value through the same initializer: the bridge is still
+// chosen at run time, by `ValueBridge`.
+
+extension UserDefault {
+  // MARK: A value with a default
+
+  /// A value stored under `key`, reading `defaultValue` when nothing is stored, for a
+  /// `RawRepresentable` type, stored as its raw value.
+  ///
+  /// - Parameters:
+  ///   - key: The stored name.
+  ///   - defaultValue: What the property reads when nothing (readable) is stored.
+  ///   - suite: The `UserDefaults` to use (`UserDefaults.libraryDefault` when neither this nor
+  ///     `defaults` is given).
+  ///   - defaults: The same parameter under the other name the seed designs used.
+  ///   - encoder: The JSON encoder for values stored as JSON.
+  ///   - decoder: The JSON decoder for those values.
+  ///   - file: Where the property is declared, for the key registry.
+  ///   - line: Where the property is declared, for the key registry.
+  ///
+  /// `@UserDefault("theme", defaultValue: Theme.system) var theme: Theme`
+  @_disfavoredOverload
+  public init(
+    _ key: String, defaultValue: Value, suite: UserDefaults? = nil, defaults: UserDefaults? = nil,
+    encoder: JSONEncoder? = nil, decoder: JSONDecoder? = nil,
+    file: StaticString = #fileID, line: UInt = #line
+  ) where Value: RawRepresentable, Value.RawValue: UserDefaultable {
+    self.init(
+      key, default: .constant(defaultValue), defaults: defaults ?? suite ?? .libraryDefault,
+      encoder: encoder, decoder: decoder, file: file, line: line)
+  }
+
+  /// A value stored under `key`, reading `defaultValue` when nothing is stored, for a type both
+  /// `RawRepresentable` and `Codable`, stored as its raw value (not as JSON).
+  ///
+  /// - Parameters:
+  ///   - key: The stored name.
+  ///   - defaultValue: What the property reads when nothing (readable) is stored.
+  ///   - suite: The `UserDefaults` to use (`UserDefaults.libraryDefault` when neither this nor
+  ///     `defaults` is given).
+  ///   - defaults: The same parameter under the other name the seed designs used.
+  ///   - encoder: The JSON encoder for values stored as JSON.
+  ///   - decoder: The JSON decoder for those values.
+  ///   - file: Where the property is declared, for the key registry.
+  ///   - line: Where the property is declared, for the key registry.
+  ///
+  /// `@UserDefault("theme", defaultValue: Theme.system) var theme: Theme`
+  @_disfavoredOverload
+  public init(
+    _ key: String, defaultValue: Value, suite: UserDefaults? = nil, defaults: UserDefaults? = nil,
+    encoder: JSONEncoder? = nil, decoder: JSONDecoder? = nil,
+    file: StaticString = #fileID, line: UInt = #line
+  ) where Value: RawRepresentable & Codable, Value.RawValue: UserDefaultable {
+    self.init(
+      key, default: .constant(defaultValue), defaults: defaults ?? suite ?? .libraryDefault,
+      encoder: encoder, decoder: decoder, file: file, line: line)
+  }
+
+  /// A value stored under `key`, reading `defaultValue` when nothing is stored, for an array, set,
+  /// string-keyed dictionary or optional of `RawRepresentable` elements, stored element by element
+  /// as raw values.
+  ///
+  /// - Parameters:
+  ///   - key: The stored name.
+  ///   - defaultValue: What the property reads when nothing (readable) is stored.
+  ///   - suite: The `UserDefaults` to use (`UserDefaults.libraryDefault` when neither this nor
+  ///     `defaults` is given).
+  ///   - defaults: The same parameter under the other name the seed designs used.
+  ///   - encoder: The JSON encoder for values stored as JSON.
+  ///   - decoder: The JSON decoder for those values.
+  ///   - file: Where the property is declared, for the key registry.
+  ///   - line: Where the property is declared, for the key registry.
+  ///
+  /// `@UserDefault("theme", defaultValue: Theme.system) var theme: Theme`
+  @_disfavoredOverload
+  public init(
+    _ key: String, defaultValue: Value, suite: UserDefaults? = nil, defaults: UserDefaults? = nil,
+    encoder: JSONEncoder? = nil, decoder: JSONDecoder? = nil,
+    file: StaticString = #fileID, line: UInt = #line
+  ) where Value: _RawValueContainer {
+    self.init(
+      key, default: .constant(defaultValue), defaults: defaults ?? suite ?? .libraryDefault,
+      encoder: encoder, decoder: decoder, file: file, line: line)
+  }
+
+  /// A value stored under `key`, reading `defaultValue` when nothing is stored, for a container of
+  /// elements both `RawRepresentable` and `Codable`, stored as raw values (not as JSON).
+  ///
+  /// - Parameters:
+  ///   - key: The stored name.
+  ///   - defaultValue: What the property reads when nothing (readable) is stored.
+  ///   - suite: The `UserDefaults` to use (`UserDefaults.libraryDefault` when neither this nor
+  ///     `defaults` is given).
+  ///   - defaults: The same parameter under the other name the seed designs used.
+  ///   - encoder: The JSON encoder for values stored as JSON.
+  ///   - decoder: The JSON decoder for those values.
+  ///   - file: Where the property is declared, for the key registry.
+  ///   - line: Where the property is declared, for the key registry.
+  ///
+  /// `@UserDefault("theme", defaultValue: Theme.system) var theme: Theme`
+  @_disfavoredOverload
+  public init(
+    _ key: String, defaultValue: Value, suite: UserDefaults? = nil, defaults: UserDefaults? = nil,
+    encoder: JSONEncoder? = nil, decoder: JSONDecoder? = nil,
+    file: StaticString = #fileID, line: UInt = #line
+  ) where Value: _RawValueContainer & Codable {
+    self.init(
+      key, default: .constant(defaultValue), defaults: defaults ?? suite ?? .libraryDefault,
+      encoder: encoder, decoder: decoder, file: file, line: line)
+  }
+
+  /// A value stored under `key`, reading `defaultValue` when nothing is stored, for any other
+  /// `Codable` type, stored as JSON.
+  ///
+  /// - Parameters:
+  ///   - key: The stored name.
+  ///   - defaultValue: What the property reads when nothing (readable) is stored.
+  ///   - suite: The `UserDefaults` to use (`UserDefaults.libraryDefault` when neither this nor
+  ///     `defaults` is given).
+  ///   - defaults: The same parameter under the other name the seed designs used.
+  ///   - encoder: The JSON encoder for values stored as JSON.
+  ///   - decoder: The JSON decoder for those values.
+  ///   - file: Where the property is declared, for the key registry.
+  ///   - line: Where the property is declared, for the key registry.
+  ///
+  /// `@UserDefault("theme", defaultValue: Theme.system) var theme: Theme`
+  @_disfavoredOverload
+  public init(
+    _ key: String, defaultValue: Value, suite: UserDefaults? = nil, defaults: UserDefaults? = nil,
+    encoder: JSONEncoder? = nil, decoder: JSONDecoder? = nil,
+    file: StaticString = #fileID, line: UInt = #line
+  ) where Value: Codable {
+    self.init(
+      key, default: .constant(defaultValue), defaults: defaults ?? suite ?? .libraryDefault,
+      encoder: encoder, decoder: decoder, file: file, line: line)
+  }
+
+  /// A value stored under `key`, reading `defaultValue` when nothing is stored, for `[Any]` or
+  /// `[String: Any]` (or an optional of them) holding property-list values.
+  ///
+  /// - Parameters:
+  ///   - key: The stored name.
+  ///   - defaultValue: What the property reads when nothing (readable) is stored.
+  ///   - suite: The `UserDefaults` to use (`UserDefaults.libraryDefault` when neither this nor
+  ///     `defaults` is given).
+  ///   - defaults: The same parameter under the other name the seed designs used.
+  ///   - encoder: The JSON encoder for values stored as JSON.
+  ///   - decoder: The JSON decoder for those values.
+  ///   - file: Where the property is declared, for the key registry.
+  ///   - line: Where the property is declared, for the key registry.
+  ///
+  /// `@UserDefault("theme", defaultValue: Theme.system) var theme: Theme`
+  @_disfavoredOverload
+  public init(
+    _ key: String, defaultValue: Value, suite: UserDefaults? = nil, defaults: UserDefaults? = nil,
+    encoder: JSONEncoder? = nil, decoder: JSONDecoder? = nil,
+    file: StaticString = #fileID, line: UInt = #line
+  ) where Value: _PropertyListContainer {
+    self.init(
+      key, default: .constant(defaultValue), defaults: defaults ?? suite ?? .libraryDefault,
+      encoder: encoder, decoder: decoder, file: file, line: line)
+  }
+
+  // MARK: An optional value
+
+  /// An optional value stored under `key`, `nil` when nothing is stored, for an optional of a
+  /// `RawRepresentable` type, stored as its raw value.
+  ///
+  /// - Parameters:
+  ///   - key: The stored name.
+  ///   - suite: The `UserDefaults` to use (`UserDefaults.libraryDefault` when neither this nor
+  ///     `defaults` is given).
+  ///   - defaults: The same parameter under the other name the seed designs used.
+  ///   - encoder: The JSON encoder for values stored as JSON.
+  ///   - decoder: The JSON decoder for those values.
+  ///   - file: Where the property is declared, for the key registry.
+  ///   - line: Where the property is declared, for the key registry.
+  ///
+  /// `@UserDefault("default_user") var defaultUser: User?`
+  @_disfavoredOverload
+  public init<Wrapped>(
+    _ key: String, suite: UserDefaults? = nil, defaults: UserDefaults? = nil,
+    encoder: JSONEncoder? = nil, decoder: JSONDecoder? = nil,
+    file: StaticString = #fileID, line: UInt = #line
+  ) where Value == Wrapped?, Wrapped: RawRepresentable, Wrapped.RawValue: UserDefaultable {
+    self.init(
+      key, default: .constant(nil), defaults: defaults ?? suite ?? .libraryDefault,
+      encoder: encoder, decoder: decoder, file: file, line: line)
+  }
+
+  /// An optional value stored under `key`, `nil` when nothing is stored, for an optional of a type
+  /// both `RawRepresentable` and `Codable`, stored as its raw value (not as JSON).
+  ///
+  /// - Parameters:
+  ///   - key: The stored name.
+  ///   - suite: The `UserDefaults` to use (`UserDefaults.libraryDefault` when neither this nor
+  ///     `defaults` is given).
+  ///   - defaults: The same parameter under the other name the seed designs used.
+  ///   - encoder: The JSON encoder for values stored as JSON.
+  ///   - decoder: The JSON decoder for those values.
+  ///   - file: Where the property is declared, for the key registry.
+  ///   - line: Where the property is declared, for the key registry.
+  ///
+  /// `@UserDefault("default_user") var defaultUser: User?`
+  @_disfavoredOverload
+  public init<Wrapped>(
+    _ key: String, suite: UserDefaults? = nil, defaults: UserDefaults? = nil,
+    encoder: JSONEncoder? = nil, decoder: JSONDecoder? = nil,
+    file: StaticString = #fileID, line: UInt = #line
+  )
+  where Value == Wrapped?, Wrapped: RawRepresentable & Codable, Wrapped.RawValue: UserDefaultable {
+    self.init(
+      key, default: .constant(nil), defaults: defaults ?? suite ?? .libraryDefault,
+      encoder: encoder, decoder: decoder, file: file, line: line)
+  }
+
+  /// An optional value stored under `key`, `nil` when nothing is stored, for an optional of an
+  /// array, set, string-keyed dictionary or optional of `RawRepresentable` elements, stored element
+  /// by element as raw values.
+  ///
+  /// - Parameters:
+  ///   - key: The stored name.
+  ///   - suite: The `UserDefaults` to use (`UserDefaults.libraryDefault` when neither this nor
+  ///     `defaults` is given).
+  ///   - defaults: The same parameter under the other name the seed designs used.
+  ///   - encoder: The JSON encoder for values stored as JSON.
+  ///   - decoder: The JSON decoder for those values.
+  ///   - file: Where the property is declared, for the key registry.
+  ///   - line: Where the property is declared, for the key registry.
+  ///
+  /// `@UserDefault("default_user") var defaultUser: User?`
+  @_disfavoredOverload
+  public init<Wrapped>(
+    _ key: String, suite: UserDefaults? = nil, defaults: UserDefaults? = nil,
+    encoder: JSONEncoder? = nil, decoder: JSONDecoder? = nil,
+    file: StaticString = #fileID, line: UInt = #line
+  ) where Value == Wrapped?, Wrapped: _RawValueContainer {
+    self.init(
+      key, default: .constant(nil), defaults: defaults ?? suite ?? .libraryDefault,
+      encoder: encoder, decoder: decoder, file: file, line: line)
+  }
+
+  /// An optional value stored under `key`, `nil` when nothing is stored, for an optional of a
+  /// container of elements both `RawRepresentable` and `Codable`, stored as raw values (not as
+  /// JSON).
+  ///
+  /// - Parameters:
+  ///   - key: The stored name.
+  ///   - suite: The `UserDefaults` to use (`UserDefaults.libraryDefault` when neither this nor
+  ///     `defaults` is given).
+  ///   - defaults: The same parameter under the other name the seed designs used.
+  ///   - encoder: The JSON encoder for values stored as JSON.
+  ///   - decoder: The JSON decoder for those values.
+  ///   - file: Where the property is declared, for the key registry.
+  ///   - line: Where the property is declared, for the key registry.
+  ///
+  /// `@UserDefault("default_user") var defaultUser: User?`
+  @_disfavoredOverload
+  public init<Wrapped>(
+    _ key: String, suite: UserDefaults? = nil, defaults: UserDefaults? = nil,
+    encoder: JSONEncoder? = nil, decoder: JSONDecoder? = nil,
+    file: StaticString = #fileID, line: UInt = #line
+  ) where Value == Wrapped?, Wrapped: _RawValueContainer & Codable {
+    self.init(
+      key, default: .constant(nil), defaults: defaults ?? suite ?? .libraryDefault,
+      encoder: encoder, decoder: decoder, file: file, line: line)
+  }
+
+  /// An optional value stored under `key`, `nil` when nothing is stored, for an optional of any
+  /// other `Codable` type, stored as JSON.
+  ///
+  /// - Parameters:
+  ///   - key: The stored name.
+  ///   - suite: The `UserDefaults` to use (`UserDefaults.libraryDefault` when neither this nor
+  ///     `defaults` is given).
+  ///   - defaults: The same parameter under the other name the seed designs used.
+  ///   - encoder: The JSON encoder for values stored as JSON.
+  ///   - decoder: The JSON decoder for those values.
+  ///   - file: Where the property is declared, for the key registry.
+  ///   - line: Where the property is declared, for the key registry.
+  ///
+  /// `@UserDefault("default_user") var defaultUser: User?`
+  @_disfavoredOverload
+  public init<Wrapped>(
+    _ key: String, suite: UserDefaults? = nil, defaults: UserDefaults? = nil,
+    encoder: JSONEncoder? = nil, decoder: JSONDecoder? = nil,
+    file: StaticString = #fileID, line: UInt = #line
+  ) where Value == Wrapped?, Wrapped: Codable {
+    self.init(
+      key, default: .constant(nil), defaults: defaults ?? suite ?? .libraryDefault,
+      encoder: encoder, decoder: decoder, file: file, line: line)
+  }
+
+  /// An optional value stored under `key`, `nil` when nothing is stored, for an optional of `[Any]`
+  /// or `[String: Any]` (or an optional of them) holding property-list values.
+  ///
+  /// - Parameters:
+  ///   - key: The stored name.
+  ///   - suite: The `UserDefaults` to use (`UserDefaults.libraryDefault` when neither this nor
+  ///     `defaults` is given).
+  ///   - defaults: The same parameter under the other name the seed designs used.
+  ///   - encoder: The JSON encoder for values stored as JSON.
+  ///   - decoder: The JSON decoder for those values.
+  ///   - file: Where the property is declared, for the key registry.
+  ///   - line: Where the property is declared, for the key registry.
+  ///
+  /// `@UserDefault("default_user") var defaultUser: User?`
+  @_disfavoredOverload
+  public init<Wrapped>(
+    _ key: String, suite: UserDefaults? = nil, defaults: UserDefaults? = nil,
+    encoder: JSONEncoder? = nil, decoder: JSONDecoder? = nil,
+    file: StaticString = #fileID, line: UInt = #line
+  ) where Value == Wrapped?, Wrapped: _PropertyListContainer {
+    self.init(
+      key, default: .constant(nil), defaults: defaults ?? suite ?? .libraryDefault,
+      encoder: encoder, decoder: decoder, file: file, line: line)
+  }
+}
