@@ -23,10 +23,11 @@ import Foundation
 /// up to eight reads an object (a file whose objects share their parts more than that,
 /// which no writer makes, is left to Foundation rather than read exponentially). No
 /// allocation but the values' own: references are read where they lie. For a file of
-/// short integer keys, about 1,000 instructions a key (callgrind), most of them making
-/// the key's `String` (about 330) and inserting it into the dictionary (about 470),
-/// which the XML reader pays too; so a store's cold open of such a file costs about what
-/// an XML file's does (the benchmark's cold-open rows), bounded by the dictionary.
+/// short integer keys, ``storedObjects(in:)`` takes about 1,000 instructions a key
+/// (callgrind), most of them making the key's `String` (about 330) and inserting it into
+/// the dictionary (about 470), which the XML reader pays too. A store's cold open takes
+/// ``index(in:)`` instead, which makes neither (about 530 a key, and no dictionary's
+/// scattered inserts): the dictionary waits for the first write (``StoredValues``).
 enum PropertyListBinaryReader {
   /// Containers nested deeper than this are left to Foundation.
   static let maximumDepth = 512
@@ -39,25 +40,68 @@ enum PropertyListBinaryReader {
   ///
   ///     let values = data.withUnsafeBytes(PropertyListBinaryReader.storedObjects)
   static func storedObjects(in bytes: UnsafeRawBufferPointer) -> [String: StoredObject]? {
-    guard let document = Document(bytes), let root = document.offset(of: document.root),
-      bytes[root] & 0xF0 == 0xD0, let entries = document.container(at: root, pairs: true)
-    else { return nil }
-    var budget = document.count.multipliedReportingOverflow(by: 8).partialValue
     var values: [String: StoredObject] = [:]
-    values.reserveCapacity(entries.count)
-    for index in 0..<entries.count {
-      guard let key = document.string(at: document.reference(index, of: entries)),
-        let value = document.storedObject(
-          at: document.reference(entries.count + index, of: entries), depth: 1, budget: &budget)
-      else { return nil }
+    let isRead = forEachRootEntry(in: bytes) { count in
+      values.reserveCapacity(count)
+    } visit: { document, keyNumber, value in
+      guard let key = document.string(at: keyNumber) else { return false }
       // A `switch`, not `== nil`: comparing left a generic destroy of the empty optional
       // (about 60 instructions a key), as in the XML reader.
       switch values.updateValue(consume value, forKey: consume key) {
-      case .some: return nil
-      case .none: break
+      case .some: return false
+      case .none: return true
       }
     }
-    return values
+    return isRead ? values : nil
+  }
+
+  /// The root dictionary as a ``PropertyListBinaryIndex``, for a document this reader is
+  /// sure of whose keys are all ASCII strings; `nil` otherwise (then ``storedObjects(in:)``
+  /// decides). Whatever it accepts, ``storedObjects(in:)`` accepts too: both read each
+  /// value by the same code, with the same budget, and an ASCII key by the same checks.
+  ///
+  /// Cost: the values' reads, and for each key a hash of its bytes and their copy; no
+  /// `String` is made.
+  ///
+  /// - Parameter bytes: The file's bytes.
+  /// - Returns: The root dictionary, indexed.
+  ///
+  ///     let index = data.withUnsafeBytes(PropertyListBinaryReader.index)
+  static func index(in bytes: UnsafeRawBufferPointer) -> PropertyListBinaryIndex? {
+    var index: PropertyListBinaryIndex?
+    let isRead = forEachRootEntry(in: bytes) { count in
+      index = PropertyListBinaryIndex(of: bytes, capacity: count)
+    } visit: { document, keyNumber, value in
+      guard let key = document.asciiString(at: keyNumber) else { return false }
+      return index?.insert(keyAt: key.start, count: key.count, object: consume value) ?? false
+    }
+    guard isRead else { return nil }
+    index?.dropValueBytes()
+    return index
+  }
+
+  /// Reads the root dictionary's entries in order, handing `visit` each key's object
+  /// number and its value as the store holds it, after `reserve` is told how many there
+  /// are; `false` at the first value this reader is not sure of or entry `visit` refuses.
+  @inline(__always)  // into each caller, whose `visit` is then inlined: no closure call,
+  // and no copy of each value through its value witnesses (about 120 instructions a key)
+  private static func forEachRootEntry(
+    in bytes: UnsafeRawBufferPointer, reserving reserve: (Int) -> Void,
+    visit: (borrowing Document, Int, consuming StoredObject) -> Bool
+  ) -> Bool {
+    guard let document = Document(bytes), let root = document.offset(of: document.root),
+      bytes[root] & 0xF0 == 0xD0, let entries = document.container(at: root, pairs: true)
+    else { return false }
+    var budget = document.count.multipliedReportingOverflow(by: 8).partialValue
+    reserve(entries.count)
+    for index in 0..<entries.count {
+      guard
+        let value = document.storedObject(
+          at: document.reference(entries.count + index, of: entries), depth: 1, budget: &budget),
+        visit(document, document.reference(index, of: entries), consume value)
+      else { return false }
+    }
+    return true
   }
 
   /// The parts of a document its trailer names, checked against its size.
@@ -172,18 +216,29 @@ enum PropertyListBinaryReader {
       return Int(truncatingIfNeeded: min(reference, UInt64(Int.max)))
     }
 
+    /// Where the bytes of object `number` lie when it is an ASCII string object (every
+    /// byte below 0x80, inside the document): the one check of an ASCII string, for
+    /// ``string(at:)`` and for keys indexed without a `String`.
+    func asciiString(at number: Int) -> (start: Int, count: Int)? {
+      guard let offset = offset(of: number), bytes[offset] & 0xF0 == 0x50,
+        let (count, start) = sized(at: offset), count <= table - start
+      else { return nil }
+      let isASCII = PropertyListBinaryIndex.isASCII(
+        UnsafeRawBufferPointer(rebasing: bytes[start..<(start + count)]))
+      return isASCII ? (start, count) : nil
+    }
+
     func string(at number: Int) -> String? {
       guard let offset = offset(of: number), let (count, start) = sized(at: offset) else {
         return nil
       }
       switch bytes[offset] & 0xF0 {
       case 0x50:
-        guard count <= table - start else { return nil }
-        let ascii = UnsafeRawBufferPointer(rebasing: bytes[start..<(start + count)])
-        var union: UInt8 = 0
-        for byte in ascii { union |= byte }
-        guard union < 0x80 else { return nil }
-        return String(decoding: ascii, as: UTF8.self)
+        return asciiString(at: number).map {
+          String(
+            decoding: UnsafeRawBufferPointer(rebasing: bytes[$0.start..<($0.start + $0.count)]),
+            as: UTF8.self)
+        }
       case 0x60:
         guard count <= (table - start) / 2 else { return nil }
         var units: [UInt16] = []

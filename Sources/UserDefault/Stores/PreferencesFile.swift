@@ -199,7 +199,9 @@ package struct PreferencesFile: Sendable {
   package func contents() throws(DefaultsError) -> (values: [String: Any], format: Format)? {
     switch load() {
     case .missing: return nil
-    case .loaded(let values, _, _, let format): return (values.objects, format)
+    case .loaded(let values, _, _, let format):
+      var read = values
+      return (read.dictionary().objects, format)
     case .unusable(let reason): throw DefaultsError(.damagedFile, "\(path): \(reason)")
     }
   }
@@ -207,27 +209,35 @@ package struct PreferencesFile: Sendable {
   /// The dictionary a property-list file's bytes hold, or `nil` when they hold none; for
   /// the `defaults` tool, which reads versions of a file as they are written.
   package static func dictionary(in data: Data) -> [String: Any]? {
-    data.withUnsafeBytes { try? parse($0).get().values.objects }
+    data.withUnsafeBytes {
+      guard case .success(var parsed) = parse($0, indexing: false) else { return nil }
+      return parsed.values.dictionary().objects
+    }
   }
 
   /// The property list in `bytes` (binary and XML by the library's readers, anything else by
   /// `PropertyListSerialization`), or why it is not a property-list dictionary.
   /// `foreign` is true when Foundation read it, so it may hold values no writer can store
-  /// (the library's reader makes property-list types only).
+  /// (the library's reader makes property-list types only). `indexing`: a binary file's
+  /// values may come as an index (``StoredValues``), for a store that keeps them; callers
+  /// that use every value at once ask for the dictionary straight away.
   private static func parse(
-    _ bytes: UnsafeRawBufferPointer
-  ) -> Result<(values: [String: StoredObject], foreign: Bool, format: Format), Failure> {
+    _ bytes: UnsafeRawBufferPointer, indexing: Bool
+  ) -> Result<(values: StoredValues, foreign: Bool, format: Format), Failure> {
     if bytes.isEmpty { return .failure("it is empty") }
     let format: Format = bytes.starts(with: "bplist".utf8) ? .binary : .xml
     // The files this library and Foundation write are read by the library's own
     // streaming readers (XML: about 10x faster than Foundation at 100,000 keys; binary
     // too, see PropertyListBinaryReader); anything they are
     // not sure of goes to PropertyListSerialization, which also judges damage.
+    if format == .binary, indexing, let index = PropertyListBinaryReader.index(in: bytes) {
+      return .success((StoredValues(index), foreign: false, format: .binary))
+    }
     if format == .binary, let values = PropertyListBinaryReader.storedObjects(in: bytes) {
-      return .success((values, foreign: false, format: .binary))
+      return .success((StoredValues(values), foreign: false, format: .binary))
     }
     if format == .xml, let values = PropertyListXMLReader.storedObjects(in: bytes) {
-      return .success((values, foreign: false, format: .xml))
+      return .success((StoredValues(values), foreign: false, format: .xml))
     }
     let data = Data(bytes)  // a copy, for Foundation only
     guard let object = try? PropertyListSerialization.propertyList(from: data, format: nil) else {
@@ -236,7 +246,8 @@ package struct PreferencesFile: Sendable {
     guard let values = PropertyListObject.dictionary(object) else {
       return .failure("it holds \(describe(object)), not a dictionary")
     }
-    return .success((values.mapValues(StoredObject.init), foreign: true, format: format))
+    return .success(
+      (StoredValues(values.mapValues(StoredObject.init)), foreign: true, format: format))
   }
 
   /// Why a file is damaged, in words.
@@ -253,11 +264,11 @@ package struct PreferencesFile: Sendable {
   private enum Load {
     case missing
     /// `identity`: of the file as read (its descriptor's, so no other version's).
-    case loaded([String: StoredObject], foreign: Bool, identity: Identity, format: Format)
+    case loaded(StoredValues, foreign: Bool, identity: Identity, format: Format)
     case unusable(String)
   }
 
-  private func load() -> Load {
+  private func load(indexing: Bool = false) -> Load {
     // Opened first and examined through the descriptor: what is checked is what is read
     // (a FIFO swapped in after a `stat` would block a plain `open`; here it is refused).
     let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
@@ -284,7 +295,7 @@ package struct PreferencesFile: Sendable {
     } catch {
       return .unusable("it cannot be read (\(String(cString: strerror(error.code))))")
     }
-    switch bytes.withBytes(Self.parse) {
+    switch bytes.withBytes({ Self.parse($0, indexing: indexing) }) {
     case .success(let parsed):
       return .loaded(
         parsed.values, foreign: parsed.foreign, identity: Identity(info), format: parsed.format)
@@ -297,10 +308,10 @@ package struct PreferencesFile: Sendable {
   /// needs the file's lock. Safe without the lock: the library replaces the file whole, by
   /// `rename`, so a read sees one version or the other.
   func valuesWithoutRepair() -> (
-    values: [String: StoredObject], identity: Identity?, format: Format?
+    values: StoredValues, identity: Identity?, format: Format?
   )? {
-    switch load() {
-    case .missing: return ([:], nil, nil)
+    switch load(indexing: true) {
+    case .missing: return (StoredValues(), nil, nil)
     case .loaded(let values, foreign: false, let identity, let format):
       return (values, identity, format)
     case .loaded(_, foreign: true, _, _), .unusable: return nil
@@ -313,10 +324,10 @@ package struct PreferencesFile: Sendable {
     let format: Format
     switch load() {
     case .missing: return .missing
-    case .loaded(let loaded, foreign: false, _, let format):
-      return .values(loaded, dropped: [], format: format)
-    case .loaded(let loaded, foreign: true, _, let found):
-      values = loaded
+    case .loaded(let loaded, let foreign, _, let found):
+      var read = loaded
+      guard foreign else { return .values(read.dictionary(), dropped: [], format: found) }
+      values = read.dictionary()
       format = found
     case .unusable(let reason): return moveAside(because: reason)
     }

@@ -1,0 +1,207 @@
+import Foundation
+
+/// The root dictionary of a binary property list as read, before it is a Swift
+/// dictionary: each key's bytes, its value (read by ``PropertyListBinaryReader``, as the
+/// store holds it) and a hash table from the one to the other.
+///
+/// Why: a cold open pays for the dictionary, not for the file. Making each key's `String`
+/// and inserting it is about 800 of the 1,000 instructions a key the reader spends on a
+/// file of integer values (callgrind), the same work the XML reader pays. A store that
+/// opens a file to read a few keys (an app's launch) needs neither: this table answers a
+/// lookup by hashing the name's UTF-8 bytes, with no `String` made, and ``StoredValues``
+/// makes the dictionary only when something needs more than a lookup (a write, a listing).
+///
+/// It holds ASCII keys only: two ASCII strings are equal exactly when their bytes are, so a
+/// byte comparison answers what `String`'s `==` would. A name that is not ASCII may still
+/// equal an ASCII key under Unicode's canonical equivalence (U+212A KELVIN SIGN is "K"), so
+/// such a lookup is not answered here (``Lookup/unknown``; ``StoredValues`` composes it).
+///
+/// A struct, not a class: a class's `var` arrays are checked for exclusive access at run
+/// time on every lookup (about 110 instructions, callgrind). Filled by
+/// ``PropertyListBinaryReader/index(in:)`` only, then read only.
+///
+/// Cost in memory: a copy of the file (the keys are read where they lie in it; only the
+/// keys' bytes when they are a small part of it), eight bytes and one stored object a key,
+/// and a table of four bytes per slot at no more than half full; all of it is dropped when
+/// the dictionary is made.
+struct PropertyListBinaryIndex {
+  /// The file's bytes, copied once: cheaper than copying each key (121 instructions a key
+  /// for the appends, callgrind).
+  private var bytes: [UInt8]
+  /// Where key `i` lies in `bytes`.
+  private var keys: [Span] = []
+  /// Value `i`, for key `i`.
+  private var objects: [StoredObject] = []
+  /// Open addressing, linear probing: a key's number plus one, 0 for an empty slot.
+  private var slots: [UInt32]
+  private let mask: Int
+
+  /// What the table says about a name.
+  enum Lookup {
+    case found(StoredObject)
+    case absent
+    /// The name is not ASCII: only the dictionary can answer.
+    case unknown
+  }
+
+  /// Where a key lies in the file.
+  private struct Span {
+    let start: UInt32
+    let count: UInt32
+  }
+
+  /// An empty table sized for `count` keys of the file `bytes`; `nil` beyond what
+  /// four-byte slots and offsets number.
+  init?(of bytes: UnsafeRawBufferPointer, capacity count: Int) {
+    guard count < Int(UInt32.max) / 2, bytes.count < Int(UInt32.max) else { return nil }
+    self.bytes = Array(bytes)
+    var size = 8
+    while size < count * 2 { size <<= 1 }
+    slots = [UInt32](repeating: 0, count: size)
+    mask = size - 1
+    objects.reserveCapacity(count)
+    keys.reserveCapacity(count)
+  }
+
+  var count: Int { objects.count }
+
+  /// How many bytes of the file (or of its keys) the index holds.
+  var heldBytes: Int { bytes.count }
+
+  /// Adds a key (`count` ASCII bytes at `start` in the file) and its value; `false`,
+  /// adding nothing, when the key is there already (a file that names a key twice is not
+  /// one to index).
+  mutating func insert(keyAt start: Int, count: Int, object: consuming StoredObject) -> Bool {
+    let span = Span(start: UInt32(start), count: UInt32(count))
+    let isNew = bytes.withUnsafeBytes { all in
+      let key = UnsafeRawBufferPointer(rebasing: all[start..<(start + count)])
+      var slot = Self.hash(key) & mask
+      while slots[slot] != 0 {
+        if self.key(Int(slots[slot] - 1), in: all, equals: key) { return false }
+        slot = (slot + 1) & mask
+      }
+      slots[slot] = UInt32(objects.count + 1)
+      return true
+    }
+    guard isNew else { return false }
+    keys.append(span)
+    objects.append(consume object)
+    return true
+  }
+
+  /// The value stored under `name`, its absence, or that the table cannot say.
+  ///
+  /// Cost: two passes over the name's bytes, eight at a time (ASCII check, hash), then a
+  /// probe that compares bytes; no allocation.
+  func lookup(_ name: String) -> Lookup {
+    var name = name
+    return name.withUTF8 { bytes in
+      let name = UnsafeRawBufferPointer(bytes)
+      guard Self.isASCII(name) else { return .unknown }
+      return self.bytes.withUnsafeBytes { all in
+        var slot = Self.hash(name) & mask
+        while slots[slot] != 0 {
+          let number = Int(slots[slot] - 1)
+          if key(number, in: all, equals: name) { return .found(objects[number]) }
+          slot = (slot + 1) & mask
+        }
+        return .absent
+      }
+    }
+  }
+
+  /// Replaces the copy of the file by the keys' bytes alone when they are a small part of
+  /// it (a file of large data or long strings), so that the index does not hold the file
+  /// twice, once as its values and once as bytes. Called once, when the index is complete.
+  mutating func dropValueBytes() {
+    let keyBytes = keys.reduce(0) { $0 + Int($1.count) }
+    guard bytes.count > 4 * keyBytes + 65_536 else { return }
+    var compact: [UInt8] = []
+    compact.reserveCapacity(keyBytes)
+    for number in keys.indices {
+      let start = Int(keys[number].start)
+      compact.append(contentsOf: bytes[start..<(start + Int(keys[number].count))])
+      keys[number] = Span(
+        start: UInt32(compact.count) - keys[number].count, count: keys[number].count)
+    }
+    bytes = compact
+  }
+
+  /// The dictionary the table stands for: what the reader would have made.
+  func dictionary() -> [String: StoredObject] {
+    var values: [String: StoredObject] = [:]
+    values.reserveCapacity(objects.count)
+    bytes.withUnsafeBytes { all in
+      for number in objects.indices {
+        let start = Int(keys[number].start)
+        let key = String(
+          decoding: UnsafeRawBufferPointer(
+            rebasing: all[start..<(start + Int(keys[number].count))]),
+          as: UTF8.self)
+        values[key] = objects[number]
+      }
+    }
+    return values
+  }
+
+  /// Whether key `number`, in the file `all`, has exactly the bytes `name`.
+  private func key(
+    _ number: Int, in all: UnsafeRawBufferPointer, equals name: UnsafeRawBufferPointer
+  )
+    -> Bool
+  {
+    let span = keys[number]
+    guard Int(span.count) == name.count else { return false }
+    return name.isEmpty
+      || memcmp(all.baseAddress! + Int(span.start), name.baseAddress!, name.count) == 0
+  }
+
+  /// Whether every byte is below 0x80.
+  static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    var union: UInt64 = 0
+    Self.forEachWord(of: bytes) { union |= $0 }
+    return union & 0x8080_8080_8080_8080 == 0
+  }
+
+  /// Hands `body` the bytes as words: every whole eight bytes, then the rest as one word
+  /// (for eight bytes or more, the last eight, overlapping; for four to seven, two
+  /// overlapping four-byte halves; below four, byte by byte). A function of the bytes alone,
+  /// so a key hashes the same in the file and in a name; a word or two for the short keys
+  /// preferences have, where a loop over the bytes took about 50 instructions for twelve.
+  @inline(__always)
+  private static func forEachWord(of bytes: UnsafeRawBufferPointer, _ body: (UInt64) -> Void) {
+    let count = bytes.count
+    var offset = 0
+    while offset + 8 <= count {
+      body(bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+      offset += 8
+    }
+    guard offset < count else { return }
+    if count >= 8 {
+      body(bytes.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
+    } else if count >= 4 {
+      let low = bytes.loadUnaligned(fromByteOffset: 0, as: UInt32.self)
+      let high = bytes.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+      body(UInt64(low) | UInt64(high) << 32)
+    } else {
+      var word: UInt64 = 0
+      for index in 0..<count { word |= UInt64(bytes[index]) << (8 * UInt64(index)) }
+      body(word)
+    }
+  }
+
+  // Word by word, then a finaliser that spreads every byte into the low bits the table's
+  // mask keeps. Not keyed, unlike `Hasher`: a file crafted to collide makes its own
+  // lookups slow, which costs that file's reader only.
+  private static func hash(_ bytes: UnsafeRawBufferPointer) -> Int {
+    let multiplier: UInt64 = 0x9E37_79B9_7F4A_7C15
+    var hash = UInt64(truncatingIfNeeded: bytes.count) &* multiplier
+    forEachWord(of: bytes) { word in
+      hash = (hash ^ word) &* multiplier
+      hash ^= hash >> 29
+    }
+    hash = hash &* 0xD6E8_FEB8_6659_FD93
+    hash ^= hash >> 32
+    return Int(truncatingIfNeeded: hash)
+  }
+}
