@@ -484,8 +484,9 @@ do {
 // Cold open of a binary file against the same values in an XML file (both the library's
 // store; the binary one as a Mac writes it, by Foundation's writer), to the first read, and
 // to the first write, which makes the dictionary a binary file's open leaves for later;
-// per key, the open's fixed part included (the file's lock, the lower domains' `stat`s:
-// most of the cost at 1,000 keys, hence more samples there).
+// per key, the open's fixed part included (the same for both formats, and most of the cost
+// at 1,000 keys, hence more samples there). The stores written to are flushed after the
+// row, untimed, so that none is held by its pending flush into the rows after it.
 for size in sizes.filter({ $0 > 10 }) {
   let xml = pristine[size]!
   let values = try PropertyListSerialization.propertyList(from: xml, format: nil)
@@ -494,6 +495,7 @@ for size in sizes.filter({ $0 > 10 }) {
   let firstKey = UserDefaults.Key<Int>("filler.1", default: -1)
   for thenWrite in [false, true] {
     let prefix = "cold-format-\(thenWrite)-\(size)"
+    var written: [PreferencesStore] = []
     let timings = compareOnce(
       repetitions: stopwatch.repetitions * (size <= 1_000 ? 3 : 1),
       prepare: { index in
@@ -506,14 +508,22 @@ for size in sizes.filter({ $0 > 10 }) {
         let store = try! PreferencesStore(
           suiteName: "\(prefix)-binary-\(index)", directory: scratch, flushWindow: .seconds(3600))
         consume(store[firstKey])
-        if thenWrite { store[firstKey] = 2 }
+        if thenWrite {
+          store[firstKey] = 2
+          written.append(store)
+        }
       },
       { index in
         let store = try! PreferencesStore(
           suiteName: "\(prefix)-xml-\(index)", directory: scratch, flushWindow: .seconds(3600))
         consume(store[firstKey])
-        if thenWrite { store[firstKey] = 2 }
+        if thenWrite {
+          store[firstKey] = 2
+          written.append(store)
+        }
       })
+    for store in written { try store.flush() }
+    written.removeAll()
     report.add(
       ResultRow(
         benchmark: thenWrite

@@ -71,4 +71,7 @@ final class User {
   @UserDefaultsWrapper(key: "Profile") var profile: Profile?
   @UserDefaultsWrapper(key: "Themes") var themes: [CodableTheme]?
   @UserDefaultsWrapper(key: "Everything", default: .light) var everything: EverythingTheme
+  @UserDefaultsWrapper(key: "MaybeTheme") var maybeTheme: Theme?
+  @UserDefaultsWrapper(key: "MaybeCodableTheme") var maybeCodableTheme: CodableTheme?
+  @UserDefaultsWrapper(key: "MaybeThemes") var maybeThemes: [Theme]?
 }

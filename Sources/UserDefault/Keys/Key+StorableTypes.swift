@@ -6,7 +6,9 @@ import Foundation
 // The ``UserDefaultable`` one is the only one not disfavored, so a type that is none of these
 // gets one error, "requires that 'Point' conform to 'UserDefaultable'", instead of "no exact
 // matches" and a note per overload. The pairs with `& Codable` keep a type that is also
-// `Codable` stored as raw values without an ambiguity between two disfavored siblings.
+// `Codable` stored as raw values without an ambiguity between two disfavored siblings, and
+// the one with `RawRepresentable & _RawValueContainer & Codable` does the same for arrays an
+// app's own extension makes `RawRepresentable` (checked in scripts/macro-diagnostics).
 // Every sibling makes the same value through the same initializer: the bridge is still
 // chosen at run time, by `ValueBridge`.
 
@@ -22,7 +24,7 @@ extension UserDefaults.Key {
   ///   - file: Where the key is declared, for the key registry.
   ///   - line: Where the key is declared, for the key registry.
   ///
-  /// `static let theme = Key<Theme>("theme", default: .system)`
+  /// `static let value = Key<Theme>("value", default: .dark)`
   @_disfavoredOverload
   public convenience init(
     _ name: String, default defaultValue: Value, file: StaticString = #fileID, line: UInt = #line
@@ -39,7 +41,7 @@ extension UserDefaults.Key {
   ///   - file: Where the key is declared, for the key registry.
   ///   - line: Where the key is declared, for the key registry.
   ///
-  /// `static let theme = Key<Theme>("theme", default: .system)`
+  /// `static let value = Key<Theme>("value", default: .dark)`
   @_disfavoredOverload
   public convenience init(
     _ name: String, default defaultValue: Value, file: StaticString = #fileID, line: UInt = #line
@@ -57,7 +59,7 @@ extension UserDefaults.Key {
   ///   - file: Where the key is declared, for the key registry.
   ///   - line: Where the key is declared, for the key registry.
   ///
-  /// `static let theme = Key<Theme>("theme", default: .system)`
+  /// `static let value = Key<[Theme]>("value", default: [])`
   @_disfavoredOverload
   public convenience init(
     _ name: String, default defaultValue: Value, file: StaticString = #fileID, line: UInt = #line
@@ -74,11 +76,29 @@ extension UserDefaults.Key {
   ///   - file: Where the key is declared, for the key registry.
   ///   - line: Where the key is declared, for the key registry.
   ///
-  /// `static let theme = Key<Theme>("theme", default: .system)`
+  /// `static let value = Key<[Theme]>("value", default: [])`
   @_disfavoredOverload
   public convenience init(
     _ name: String, default defaultValue: Value, file: StaticString = #fileID, line: UInt = #line
   ) where Value: _RawValueContainer & Codable {
+    self.init(name: name, defaultValue: .constant(defaultValue), file: file, line: line)
+  }
+
+  /// A key that reads as `defaultValue` when nothing is stored, for a container of raw-value
+  /// elements that is itself `RawRepresentable` (as an app's own extension may make every `Codable`
+  /// array, for SwiftUI's `@AppStorage`); without this overload such a key was ambiguous.
+  ///
+  /// - Parameters:
+  ///   - name: The name the value is stored under.
+  ///   - defaultValue: What the key reads as when nothing readable is stored.
+  ///   - file: Where the key is declared, for the key registry.
+  ///   - line: Where the key is declared, for the key registry.
+  ///
+  /// `static let value = Key<[Theme]>("value", default: [])`
+  @_disfavoredOverload
+  public convenience init(
+    _ name: String, default defaultValue: Value, file: StaticString = #fileID, line: UInt = #line
+  ) where Value: RawRepresentable & _RawValueContainer & Codable, Value.RawValue: UserDefaultable {
     self.init(name: name, defaultValue: .constant(defaultValue), file: file, line: line)
   }
 
@@ -91,7 +111,7 @@ extension UserDefaults.Key {
   ///   - file: Where the key is declared, for the key registry.
   ///   - line: Where the key is declared, for the key registry.
   ///
-  /// `static let theme = Key<Theme>("theme", default: .system)`
+  /// `static let value = Key<Profile>("value", default: Profile(name: ""))`
   @_disfavoredOverload
   public convenience init(
     _ name: String, default defaultValue: Value, file: StaticString = #fileID, line: UInt = #line
@@ -110,7 +130,7 @@ extension UserDefaults.Key {
   ///   - file: Where the key is declared, for the key registry.
   ///   - line: Where the key is declared, for the key registry.
   ///
-  /// `static let theme = Key<Theme>("theme", default: { .system })`
+  /// `static let value = Key<Theme>("value", default: { .dark })`
   @_disfavoredOverload
   public convenience init(
     _ name: String, default makeDefault: @escaping @Sendable () -> Value,
@@ -128,7 +148,7 @@ extension UserDefaults.Key {
   ///   - file: Where the key is declared, for the key registry.
   ///   - line: Where the key is declared, for the key registry.
   ///
-  /// `static let theme = Key<Theme>("theme", default: { .system })`
+  /// `static let value = Key<Theme>("value", default: { .dark })`
   @_disfavoredOverload
   public convenience init(
     _ name: String, default makeDefault: @escaping @Sendable () -> Value,
@@ -147,7 +167,7 @@ extension UserDefaults.Key {
   ///   - file: Where the key is declared, for the key registry.
   ///   - line: Where the key is declared, for the key registry.
   ///
-  /// `static let theme = Key<Theme>("theme", default: { .system })`
+  /// `static let value = Key<[Theme]>("value", default: { [] })`
   @_disfavoredOverload
   public convenience init(
     _ name: String, default makeDefault: @escaping @Sendable () -> Value,
@@ -165,12 +185,31 @@ extension UserDefaults.Key {
   ///   - file: Where the key is declared, for the key registry.
   ///   - line: Where the key is declared, for the key registry.
   ///
-  /// `static let theme = Key<Theme>("theme", default: { .system })`
+  /// `static let value = Key<[Theme]>("value", default: { [] })`
   @_disfavoredOverload
   public convenience init(
     _ name: String, default makeDefault: @escaping @Sendable () -> Value,
     file: StaticString = #fileID, line: UInt = #line
   ) where Value: _RawValueContainer & Codable {
+    self.init(name: name, defaultValue: .computed(makeDefault), file: file, line: line)
+  }
+
+  /// A key whose default is computed on each read that finds nothing stored, for a container of
+  /// raw-value elements that is itself `RawRepresentable` (as an app's own extension may make every
+  /// `Codable` array, for SwiftUI's `@AppStorage`); without this overload such a key was ambiguous.
+  ///
+  /// - Parameters:
+  ///   - name: The name the value is stored under.
+  ///   - makeDefault: Makes the default; called on each read that finds nothing readable.
+  ///   - file: Where the key is declared, for the key registry.
+  ///   - line: Where the key is declared, for the key registry.
+  ///
+  /// `static let value = Key<[Theme]>("value", default: { [] })`
+  @_disfavoredOverload
+  public convenience init(
+    _ name: String, default makeDefault: @escaping @Sendable () -> Value,
+    file: StaticString = #fileID, line: UInt = #line
+  ) where Value: RawRepresentable & _RawValueContainer & Codable, Value.RawValue: UserDefaultable {
     self.init(name: name, defaultValue: .computed(makeDefault), file: file, line: line)
   }
 
@@ -183,7 +222,7 @@ extension UserDefaults.Key {
   ///   - file: Where the key is declared, for the key registry.
   ///   - line: Where the key is declared, for the key registry.
   ///
-  /// `static let theme = Key<Theme>("theme", default: { .system })`
+  /// `static let value = Key<Profile>("value", default: { Profile(name: "") })`
   @_disfavoredOverload
   public convenience init(
     _ name: String, default makeDefault: @escaping @Sendable () -> Value,
@@ -202,7 +241,7 @@ extension UserDefaults.Key {
   ///   - file: Where the key is declared, for the key registry.
   ///   - line: Where the key is declared, for the key registry.
   ///
-  /// `static let profile = Key<Profile?>("profile")`
+  /// `static let value = Key<Theme?>("value")`
   @_disfavoredOverload
   public convenience init<Wrapped>(
     _ name: String, file: StaticString = #fileID, line: UInt = #line
@@ -218,7 +257,7 @@ extension UserDefaults.Key {
   ///   - file: Where the key is declared, for the key registry.
   ///   - line: Where the key is declared, for the key registry.
   ///
-  /// `static let profile = Key<Profile?>("profile")`
+  /// `static let value = Key<Theme?>("value")`
   @_disfavoredOverload
   public convenience init<Wrapped>(
     _ name: String, file: StaticString = #fileID, line: UInt = #line
@@ -236,7 +275,7 @@ extension UserDefaults.Key {
   ///   - file: Where the key is declared, for the key registry.
   ///   - line: Where the key is declared, for the key registry.
   ///
-  /// `static let profile = Key<Profile?>("profile")`
+  /// `static let value = Key<[Theme]?>("value")`
   @_disfavoredOverload
   public convenience init<Wrapped>(
     _ name: String, file: StaticString = #fileID, line: UInt = #line
@@ -252,11 +291,32 @@ extension UserDefaults.Key {
   ///   - file: Where the key is declared, for the key registry.
   ///   - line: Where the key is declared, for the key registry.
   ///
-  /// `static let profile = Key<Profile?>("profile")`
+  /// `static let value = Key<[Theme]?>("value")`
   @_disfavoredOverload
   public convenience init<Wrapped>(
     _ name: String, file: StaticString = #fileID, line: UInt = #line
   ) where Value == Wrapped?, Wrapped: _RawValueContainer & Codable {
+    self.init(name: name, defaultValue: .constant(nil), file: file, line: line)
+  }
+
+  /// An optional key, `nil` when nothing is stored, for an optional of a container of raw-value
+  /// elements that is itself `RawRepresentable` (as an app's own extension may make every `Codable`
+  /// array, for SwiftUI's `@AppStorage`); without this overload such a key was ambiguous.
+  ///
+  /// - Parameters:
+  ///   - name: The name the value is stored under.
+  ///   - file: Where the key is declared, for the key registry.
+  ///   - line: Where the key is declared, for the key registry.
+  ///
+  /// `static let value = Key<[Theme]?>("value")`
+  @_disfavoredOverload
+  public convenience init<Wrapped>(
+    _ name: String, file: StaticString = #fileID, line: UInt = #line
+  )
+  where
+    Value == Wrapped?, Wrapped: RawRepresentable & _RawValueContainer & Codable,
+    Wrapped.RawValue: UserDefaultable
+  {
     self.init(name: name, defaultValue: .constant(nil), file: file, line: line)
   }
 
@@ -268,7 +328,7 @@ extension UserDefaults.Key {
   ///   - file: Where the key is declared, for the key registry.
   ///   - line: Where the key is declared, for the key registry.
   ///
-  /// `static let profile = Key<Profile?>("profile")`
+  /// `static let value = Key<Profile?>("value")`
   @_disfavoredOverload
   public convenience init<Wrapped>(
     _ name: String, file: StaticString = #fileID, line: UInt = #line

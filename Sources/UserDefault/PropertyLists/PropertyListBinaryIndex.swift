@@ -29,12 +29,16 @@ struct PropertyListBinaryIndex {
   /// for the appends, callgrind).
   private var bytes: [UInt8]
   /// Where key `i` lies in `bytes`.
-  private var keys: [Span] = []
+  private var keys: [KeyPlace] = []
   /// Value `i`, for key `i`.
   private var objects: [StoredObject] = []
   /// Open addressing, linear probing: a key's number plus one, 0 for an empty slot.
   private var slots: [UInt32]
   private let mask: Int
+  /// Tells this index from every other made in the process (see ``isSame(as:)``).
+  private let serial: UInt64
+
+  private static let serials = Lock<UInt64>(0)
 
   /// What the table says about a name.
   enum Lookup {
@@ -45,7 +49,7 @@ struct PropertyListBinaryIndex {
   }
 
   /// Where a key lies in the file.
-  private struct Span {
+  private struct KeyPlace {
     let start: UInt32
     let count: UInt32
   }
@@ -61,30 +65,51 @@ struct PropertyListBinaryIndex {
     mask = size - 1
     objects.reserveCapacity(count)
     keys.reserveCapacity(count)
+    serial = Self.serials.withLock { serial in
+      serial += 1
+      return serial
+    }
   }
+
+  /// Whether `other` is this index (or a copy of it), not another read of a file.
+  func isSame(as other: PropertyListBinaryIndex) -> Bool { serial == other.serial }
 
   var count: Int { objects.count }
 
   /// How many bytes of the file (or of its keys) the index holds.
   var heldBytes: Int { bytes.count }
 
+  /// The most slots a key may lie past the one its hash names. A file crafted so that its
+  /// keys collide (the hash is not keyed) would otherwise make building the table
+  /// quadratic; past this, `insert` declines and the reader's dictionary, whose `Hasher` is
+  /// seeded per process, takes the file.
+  static let longestProbe = 128
+
+  /// The longest distance any key lies from its hash's slot: a lookup that has looked this
+  /// far has looked everywhere the name could be.
+  private var probeBound = 0
+
   /// Adds a key (`count` ASCII bytes at `start` in the file) and its value; `false`,
   /// adding nothing, when the key is there already (a file that names a key twice is not
-  /// one to index).
+  /// one to index) or lies too far from its slot (``longestProbe``).
   mutating func insert(keyAt start: Int, count: Int, object: consuming StoredObject) -> Bool {
-    let span = Span(start: UInt32(start), count: UInt32(count))
-    let isNew = bytes.withUnsafeBytes { all in
+    let place = KeyPlace(start: UInt32(start), count: UInt32(count))
+    let distance = bytes.withUnsafeBytes { all -> Int? in
       let key = UnsafeRawBufferPointer(rebasing: all[start..<(start + count)])
       var slot = Self.hash(key) & mask
+      var distance = 0
       while slots[slot] != 0 {
-        if self.key(Int(slots[slot] - 1), in: all, equals: key) { return false }
+        if self.key(Int(slots[slot] - 1), in: all, equals: key) { return nil }
+        distance += 1
+        guard distance <= Self.longestProbe else { return nil }
         slot = (slot + 1) & mask
       }
       slots[slot] = UInt32(objects.count + 1)
-      return true
+      return distance
     }
-    guard isNew else { return false }
-    keys.append(span)
+    guard let distance else { return false }
+    probeBound = max(probeBound, distance)
+    keys.append(place)
     objects.append(consume object)
     return true
   }
@@ -100,9 +125,12 @@ struct PropertyListBinaryIndex {
       guard Self.isASCII(name) else { return .unknown }
       return self.bytes.withUnsafeBytes { all in
         var slot = Self.hash(name) & mask
+        var stepsLeft = probeBound
         while slots[slot] != 0 {
           let number = Int(slots[slot] - 1)
           if key(number, in: all, equals: name) { return .found(objects[number]) }
+          guard stepsLeft > 0 else { break }
+          stepsLeft -= 1
           slot = (slot + 1) & mask
         }
         return .absent
@@ -121,7 +149,7 @@ struct PropertyListBinaryIndex {
     for number in keys.indices {
       let start = Int(keys[number].start)
       compact.append(contentsOf: bytes[start..<(start + Int(keys[number].count))])
-      keys[number] = Span(
+      keys[number] = KeyPlace(
         start: UInt32(compact.count) - keys[number].count, count: keys[number].count)
     }
     bytes = compact
@@ -150,10 +178,10 @@ struct PropertyListBinaryIndex {
   )
     -> Bool
   {
-    let span = keys[number]
-    guard Int(span.count) == name.count else { return false }
+    let place = keys[number]
+    guard Int(place.count) == name.count else { return false }
     return name.isEmpty
-      || memcmp(all.baseAddress! + Int(span.start), name.baseAddress!, name.count) == 0
+      || memcmp(all.baseAddress! + Int(place.start), name.baseAddress!, name.count) == 0
   }
 
   /// Whether every byte is below 0x80.
@@ -191,8 +219,8 @@ struct PropertyListBinaryIndex {
   }
 
   // Word by word, then a finaliser that spreads every byte into the low bits the table's
-  // mask keeps. Not keyed, unlike `Hasher`: a file crafted to collide makes its own
-  // lookups slow, which costs that file's reader only.
+  // mask keeps. Not keyed, unlike `Hasher`: a file crafted to collide is declined by
+  // `insert` (``longestProbe``) and read into a dictionary instead.
   private static func hash(_ bytes: UnsafeRawBufferPointer) -> Int {
     let multiplier: UInt64 = 0x9E37_79B9_7F4A_7C15
     var hash = UInt64(truncatingIfNeeded: bytes.count) &* multiplier

@@ -26,7 +26,7 @@ import Foundation
 /// short integer keys, ``storedObjects(in:)`` takes about 1,000 instructions a key
 /// (callgrind), most of them making the key's `String` (about 330) and inserting it into
 /// the dictionary (about 470), which the XML reader pays too. A store's cold open takes
-/// ``index(in:)`` instead, which makes neither (about 530 a key, and no dictionary's
+/// ``index(in:)`` instead, which makes neither (about 640 a key, and no dictionary's
 /// scattered inserts): the dictionary waits for the first write (``StoredValues``).
 enum PropertyListBinaryReader {
   /// Containers nested deeper than this are left to Foundation.
@@ -41,8 +41,9 @@ enum PropertyListBinaryReader {
   ///     let values = data.withUnsafeBytes(PropertyListBinaryReader.storedObjects)
   static func storedObjects(in bytes: UnsafeRawBufferPointer) -> [String: StoredObject]? {
     var values: [String: StoredObject] = [:]
-    let isRead = forEachRootEntry(in: bytes) { count in
+    let isRead = forEachRootEntry(in: bytes) { _, count in
       values.reserveCapacity(count)
+      return true
     } visit: { document, keyNumber, value in
       guard let key = document.string(at: keyNumber) else { return false }
       // A `switch`, not `== nil`: comparing left a generic destroy of the empty optional
@@ -69,8 +70,14 @@ enum PropertyListBinaryReader {
   ///     let index = data.withUnsafeBytes(PropertyListBinaryReader.index)
   static func index(in bytes: UnsafeRawBufferPointer) -> PropertyListBinaryIndex? {
     var index: PropertyListBinaryIndex?
-    let isRead = forEachRootEntry(in: bytes) { count in
+    let isRead = forEachRootEntry(in: bytes) { keys, count in
+      // Every key an ASCII string object, checked by its marker before the file is copied
+      // or any value read: a file with one UTF-16 key is left to `storedObjects(in:)` at
+      // the cost of this scan (a look at one byte a key), not of a whole read. A marker
+      // that says ASCII over bytes that are not is caught by `asciiString(at:)` below.
+      for number in 0..<count where !keys.isASCIIStringObject(keyAt: number) { return false }
       index = PropertyListBinaryIndex(of: bytes, capacity: count)
+      return index != nil
     } visit: { document, keyNumber, value in
       guard let key = document.asciiString(at: keyNumber) else { return false }
       return index?.insert(keyAt: key.start, count: key.count, object: consume value) ?? false
@@ -82,18 +89,21 @@ enum PropertyListBinaryReader {
 
   /// Reads the root dictionary's entries in order, handing `visit` each key's object
   /// number and its value as the store holds it, after `reserve` is told how many there
-  /// are; `false` at the first value this reader is not sure of or entry `visit` refuses.
+  /// are (and given the root's keys, to decline the document by returning `false`);
+  /// `false` at the first value this reader is not sure of or entry `visit` refuses.
   @inline(__always)  // into each caller, whose `visit` is then inlined: no closure call,
   // and no copy of each value through its value witnesses (about 120 instructions a key)
   private static func forEachRootEntry(
-    in bytes: UnsafeRawBufferPointer, reserving reserve: (Int) -> Void,
+    in bytes: UnsafeRawBufferPointer, reserving reserve: (RootKeys, Int) -> Bool,
     visit: (borrowing Document, Int, consuming StoredObject) -> Bool
   ) -> Bool {
     guard let document = Document(bytes), let root = document.offset(of: document.root),
       bytes[root] & 0xF0 == 0xD0, let entries = document.container(at: root, pairs: true)
     else { return false }
     var budget = document.count.multipliedReportingOverflow(by: 8).partialValue
-    reserve(entries.count)
+    guard reserve(RootKeys(document: document, entries: entries), entries.count) else {
+      return false
+    }
     for index in 0..<entries.count {
       guard
         let value = document.storedObject(
@@ -102,6 +112,20 @@ enum PropertyListBinaryReader {
       else { return false }
     }
     return true
+  }
+
+  /// The root dictionary's keys, for a look at them before its values are read.
+  private struct RootKeys {
+    let document: Document
+    let entries: (count: Int, start: Int)
+
+    /// Whether key `index` is an object whose marker says ASCII string.
+    func isASCIIStringObject(keyAt index: Int) -> Bool {
+      guard let offset = document.offset(of: document.reference(index, of: entries)) else {
+        return false
+      }
+      return document.bytes[offset] & 0xF0 == 0x50
+    }
   }
 
   /// The parts of a document its trailer names, checked against its size.

@@ -216,12 +216,11 @@ final class FileStore: StoreBackend {
   private func storedObject(forKey name: String) -> StoredObject? {
     state.withLock { guarded in
       if hasArguments, let argument = guarded.state.arguments[name] { return argument }
-      // The index's test first, and the dictionary's lookup on its own line: one call of
-      // `StoredValues.object(forKey:)` cost a read of an absent key 459 instructions
-      // instead of 382 (callgrind), the optional it returns handled through witnesses.
+      // `StoredValues.object(forKey:)` spelled out, the index's test first: as one call, it
+      // cost this read about 85 instructions more (see `dictionaryObject(forKey:)`).
       if guarded.state.values.isIndexed {
         if let value = guarded.state.values.indexedObject(forKey: name) { return value }
-      } else if let value = guarded.state.values.table[name] {
+      } else if let value = guarded.state.values.dictionaryObject(forKey: name) {
         return value
       }
       // Spelled out rather than a method of `State`, which cost a read of an absent key
@@ -247,7 +246,8 @@ final class FileStore: StoreBackend {
   /// then the global domain and system-wide files, the suite's file, launch arguments,
   /// each winning over those before it.
   func dictionaryRepresentation() -> [String: Any] {
-    state.withLock { guarded in
+    makeDictionaryOutsideLock()
+    return state.withLock { guarded in
       guarded.state.registered.merging(guarded.state.fallback) { _, lower in lower }
         .merging(guarded.state.values.dictionary()) { _, stored in stored }
         .merging(guarded.state.arguments) { _, argument in argument }
@@ -255,7 +255,8 @@ final class FileStore: StoreBackend {
   }
 
   func persistentValues() -> [String: Any] {
-    state.withLock { $0.state.values.dictionary() }.objects
+    makeDictionaryOutsideLock()
+    return state.withLock { $0.state.values.dictionary() }.objects
   }
 
   func register(_ values: [String: Any]) {
@@ -265,8 +266,28 @@ final class FileStore: StoreBackend {
   }
 
   func storedNames() -> [String] {
-    state.withLock { Array($0.state.values.names()) }
+    makeDictionaryOutsideLock()
+    return state.withLock { Array($0.state.values.names()) }
   }
+
+  /// Makes the dictionary of values that are still a file's index, without holding the
+  /// lock while it is made (about 800 instructions a key: tens of milliseconds at 100,000
+  /// keys, which readers on other threads would wait for), and puts it in place unless the
+  /// values changed meanwhile (then whoever changed them made it).
+  private func makeDictionaryOutsideLock() {
+    guard let snapshot = state.withLock({ $0.state.values.isIndexed ? $0.state.values : nil })
+    else { return }
+    var values = snapshot
+    let dictionary = values.dictionary()
+    state.withLock { guarded in
+      if guarded.state.values.isSameIndex(as: snapshot) {
+        guarded.state.values = StoredValues(dictionary)
+      }
+    }
+  }
+
+  /// Whether the values are still the index of the file the store opened (for tests).
+  var holdsIndex: Bool { state.withLock { $0.state.values.isIndexed } }
 
   // MARK: Writing
 
@@ -279,10 +300,13 @@ final class FileStore: StoreBackend {
     update(changes.lazy.map { ($0.key, $0.value) }, trackingPath: nil)
   }
 
-  private func update<Changes: Sequence<(String, Any?)>>(
+  private func update<Changes: Collection<(String, Any?)>>(
     _ changes: Changes, trackingPath: TrackedKeys.Path?
   ) {
-    let (applied, window) = state.withLock { guarded in
+    let result = state.withLock { guarded -> ([ChangeHub.Change], Duration?)? in
+      // Values still a file's index: their dictionary is made outside the lock first (the
+      // test is here, not in a lock of its own, so that a write takes the lock once).
+      guard !guarded.state.values.isIndexed else { return nil }
       var applied: [ChangeHub.Change] = []
       var wrote = false
       for (name, object) in changes {
@@ -298,6 +322,10 @@ final class FileStore: StoreBackend {
       let schedule = wrote && file != nil && !guarded.state.isFlushScheduled
       if schedule { guarded.state.isFlushScheduled = true }
       return (applied, schedule ? guarded.state.flushWindow : nil)
+    }
+    guard let (applied, window) = result else {
+      makeDictionaryOutsideLock()
+      return update(changes, trackingPath: trackingPath)
     }
     context.announce(applied)
     if let window { flushLater(after: window) }
@@ -416,17 +444,21 @@ final class FileStore: StoreBackend {
   @discardableResult
   private func writeLocked(_ file: PreferencesFile) throws(DefaultsError) -> UInt64 {
     let identity = file.identity()
-    let (pending, current, isFileKnown, number, format) = state.withLock { guarded in
+    // The values as they are, an index still if nothing was written (a copy shares the
+    // index): a flush with nothing pending, such as every launch's migration check, does
+    // not make the dictionary.
+    let (pending, snapshot, isFileKnown, number, format) = state.withLock { guarded in
       guarded.state.flushesStarted += 1
       let isKnown = identity != nil && identity == guarded.state.fileIdentity
       return (
-        guarded.state.changed, guarded.state.values.dictionary(), isKnown,
-        guarded.state.flushesStarted,
+        guarded.state.changed, guarded.state.values, isKnown, guarded.state.flushesStarted,
         guarded.state.fileFormat
       )
     }
     if isFileKnown {
       guard !pending.isEmpty else { return number }
+      var values = snapshot
+      let current = values.dictionary()
       let written = try file.write(current, format: format, suite: context.name)
       adopt(
         StoredValues(current), identity: written.identity, format: written.format,
@@ -434,9 +466,9 @@ final class FileStore: StoreBackend {
       return number
     }
     var changes: [String: StoredObject?] = [:]
-    for name in pending.keys { changes[name] = current[name] }
+    for name in pending.keys { changes[name] = snapshot.object(forKey: name) }
     let policy = PreferencesFile.DamagePolicy(
-      replacement: current, then: "writing this store's values anew",
+      replacement: snapshot, then: "writing this store's values anew",
       reportsStuckDamage: { stuck in
         self.state.withLock { $0.state.reports.isNewStuckDamage(stuck) }
       })
@@ -475,6 +507,11 @@ final class FileStore: StoreBackend {
     format: PreferencesFile.Format, flushed: [String: UInt64],
     compare: Bool = true
   ) {
+    // A comparison needs this store's dictionary: made outside the lock. (`disk` is an
+    // index only from a first load, which compares nothing unless objects of the store
+    // were made or written meanwhile.)
+    if compare { makeDictionaryOutsideLock() }
+    var disk = disk
     let changes = state.withLock { guarded in
       for (name, count) in flushed where guarded.state.changed[name] == count {
         guarded.state.changed[name] = nil
@@ -493,7 +530,6 @@ final class FileStore: StoreBackend {
         guarded.state.values = disk
         return []
       }
-      var disk = disk
       let found = disk.dictionary()
       let names = Set(found.keys).union(guarded.state.values.names()).filter {
         guarded.state.changed[$0] == nil
@@ -547,7 +583,9 @@ final class FileStore: StoreBackend {
     // Nothing to write and nothing to repair: the file is taken in without its lock
     // (whose file a first open would otherwise create) and without a flush's checks of
     // the directory. A write made meanwhile is safe: `adopt` keeps names changed here.
-    if hasNothingPending, let (values, identity, format) = file.valuesWithoutRepair() {
+    if hasNothingPending,
+      let (values, identity, format) = file.valuesWithoutRepair(indexing: !hasLoaded)
+    {
       adopt(values, identity: identity, format: format ?? newFileFormat, flushed: [:])
       return
     }

@@ -347,7 +347,7 @@ extension FoundationSuite {
         let changes = pending.mapValues { $0.object.map(StoredObject.init) }
         // Only the keys the library wrote are known here: they alone replace damage.
         let policy = PreferencesFile.DamagePolicy(
-          replacement: [:], then: "saving the library's keys",
+          replacement: StoredValues(), then: "saving the library's keys",
           reportsStuckDamage: { [state] stuck in
             state.withLock { $0.reports.isNewStuckDamage(stuck) }
           })

@@ -307,10 +307,14 @@ package struct PreferencesFile: Sendable {
   /// disk; `nil` when ``read()`` would move the file aside or drop values from it, which
   /// needs the file's lock. Safe without the lock: the library replaces the file whole, by
   /// `rename`, so a read sees one version or the other.
-  func valuesWithoutRepair() -> (
+  ///
+  /// `indexing`: a binary file's values may come as an index (see ``StoredValues``), for a
+  /// store's first load; a reload, compared key by key with what the store holds, takes
+  /// the dictionary straight away.
+  func valuesWithoutRepair(indexing: Bool) -> (
     values: StoredValues, identity: Identity?, format: Format?
   )? {
-    switch load(indexing: true) {
+    switch load(indexing: indexing) {
     case .missing: return (StoredValues(), nil, nil)
     case .loaded(let values, foreign: false, let identity, let format):
       return (values, identity, format)
@@ -357,7 +361,7 @@ package struct PreferencesFile: Sendable {
     /// The values written in place of a damaged file that was moved aside, before the
     /// pending changes: the library's store writes all it holds; the saver of a
     /// Foundation suite knows only the keys it wrote, so it writes those alone.
-    let replacement: [String: StoredObject]
+    let replacement: StoredValues
     /// What happens next, for the report of a damaged file moved aside.
     let then: String
     /// Whether to report a damaged file that could not be moved aside; given its
@@ -408,7 +412,8 @@ package struct PreferencesFile: Sendable {
         .failedSave, "\(path) is damaged and could not be moved aside; nothing was written")
     case .damaged(let reason, let backup?):
       reportDamage(reason, backup: backup, suite: suite, then: onDamage.then)
-      values = onDamage.replacement
+      var replacement = onDamage.replacement
+      values = replacement.dictionary()
       (mustWrite, replacedDamage) = (true, true)
     }
     for (name, object) in pending { values[name] = object }

@@ -6,7 +6,9 @@ import Foundation
 // The ``UserDefaultable`` one is the only one not disfavored, so a type that is none of these
 // gets one error, "requires that 'Point' conform to 'UserDefaultable'", instead of "no exact
 // matches" and a note per overload. The pairs with `& Codable` keep a type that is also
-// `Codable` stored as raw values without an ambiguity between two disfavored siblings.
+// `Codable` stored as raw values without an ambiguity between two disfavored siblings, and
+// the one with `RawRepresentable & _RawValueContainer & Codable` does the same for arrays an
+// app's own extension makes `RawRepresentable` (checked in scripts/macro-diagnostics).
 // Every sibling makes the same value through the same initializer: the bridge is still
 // chosen at run time, by `ValueBridge`.
 
@@ -27,7 +29,7 @@ extension UserDefault {
   ///   - file: Where the property is declared, for the key registry.
   ///   - line: Where the property is declared, for the key registry.
   ///
-  /// `@UserDefault("theme", defaultValue: Theme.system) var theme: Theme`
+  /// `@UserDefault("value", defaultValue: .dark) var value: Theme`
   @_disfavoredOverload
   public init(
     _ key: String, defaultValue: Value, suite: UserDefaults? = nil, defaults: UserDefaults? = nil,
@@ -35,8 +37,8 @@ extension UserDefault {
     file: StaticString = #fileID, line: UInt = #line
   ) where Value: RawRepresentable, Value.RawValue: UserDefaultable {
     self.init(
-      key, default: .constant(defaultValue), defaults: defaults ?? suite ?? .libraryDefault,
-      encoder: encoder, decoder: decoder, file: file, line: line)
+      key, default: .constant(defaultValue), suite: suite, defaults: defaults, encoder: encoder,
+      decoder: decoder, file: file, line: line)
   }
 
   /// A value stored under `key`, reading `defaultValue` when nothing is stored, for a type both
@@ -53,7 +55,7 @@ extension UserDefault {
   ///   - file: Where the property is declared, for the key registry.
   ///   - line: Where the property is declared, for the key registry.
   ///
-  /// `@UserDefault("theme", defaultValue: Theme.system) var theme: Theme`
+  /// `@UserDefault("value", defaultValue: .dark) var value: Theme`
   @_disfavoredOverload
   public init(
     _ key: String, defaultValue: Value, suite: UserDefaults? = nil, defaults: UserDefaults? = nil,
@@ -61,8 +63,8 @@ extension UserDefault {
     file: StaticString = #fileID, line: UInt = #line
   ) where Value: RawRepresentable & Codable, Value.RawValue: UserDefaultable {
     self.init(
-      key, default: .constant(defaultValue), defaults: defaults ?? suite ?? .libraryDefault,
-      encoder: encoder, decoder: decoder, file: file, line: line)
+      key, default: .constant(defaultValue), suite: suite, defaults: defaults, encoder: encoder,
+      decoder: decoder, file: file, line: line)
   }
 
   /// A value stored under `key`, reading `defaultValue` when nothing is stored, for an array, set,
@@ -80,7 +82,7 @@ extension UserDefault {
   ///   - file: Where the property is declared, for the key registry.
   ///   - line: Where the property is declared, for the key registry.
   ///
-  /// `@UserDefault("theme", defaultValue: Theme.system) var theme: Theme`
+  /// `@UserDefault("value", defaultValue: []) var value: [Theme]`
   @_disfavoredOverload
   public init(
     _ key: String, defaultValue: Value, suite: UserDefaults? = nil, defaults: UserDefaults? = nil,
@@ -88,8 +90,8 @@ extension UserDefault {
     file: StaticString = #fileID, line: UInt = #line
   ) where Value: _RawValueContainer {
     self.init(
-      key, default: .constant(defaultValue), defaults: defaults ?? suite ?? .libraryDefault,
-      encoder: encoder, decoder: decoder, file: file, line: line)
+      key, default: .constant(defaultValue), suite: suite, defaults: defaults, encoder: encoder,
+      decoder: decoder, file: file, line: line)
   }
 
   /// A value stored under `key`, reading `defaultValue` when nothing is stored, for a container of
@@ -106,7 +108,7 @@ extension UserDefault {
   ///   - file: Where the property is declared, for the key registry.
   ///   - line: Where the property is declared, for the key registry.
   ///
-  /// `@UserDefault("theme", defaultValue: Theme.system) var theme: Theme`
+  /// `@UserDefault("value", defaultValue: []) var value: [Theme]`
   @_disfavoredOverload
   public init(
     _ key: String, defaultValue: Value, suite: UserDefaults? = nil, defaults: UserDefaults? = nil,
@@ -114,8 +116,35 @@ extension UserDefault {
     file: StaticString = #fileID, line: UInt = #line
   ) where Value: _RawValueContainer & Codable {
     self.init(
-      key, default: .constant(defaultValue), defaults: defaults ?? suite ?? .libraryDefault,
-      encoder: encoder, decoder: decoder, file: file, line: line)
+      key, default: .constant(defaultValue), suite: suite, defaults: defaults, encoder: encoder,
+      decoder: decoder, file: file, line: line)
+  }
+
+  /// A value stored under `key`, reading `defaultValue` when nothing is stored, for a container of
+  /// raw-value elements that is itself `RawRepresentable` (as an app's own extension may make every
+  /// `Codable` array, for SwiftUI's `@AppStorage`); without this overload such a key was ambiguous.
+  ///
+  /// - Parameters:
+  ///   - key: The stored name.
+  ///   - defaultValue: What the property reads when nothing (readable) is stored.
+  ///   - suite: The `UserDefaults` to use (`UserDefaults.libraryDefault` when neither this nor
+  ///     `defaults` is given).
+  ///   - defaults: The same parameter under the other name the seed designs used.
+  ///   - encoder: The JSON encoder for values stored as JSON.
+  ///   - decoder: The JSON decoder for those values.
+  ///   - file: Where the property is declared, for the key registry.
+  ///   - line: Where the property is declared, for the key registry.
+  ///
+  /// `@UserDefault("value", defaultValue: []) var value: [Theme]`
+  @_disfavoredOverload
+  public init(
+    _ key: String, defaultValue: Value, suite: UserDefaults? = nil, defaults: UserDefaults? = nil,
+    encoder: JSONEncoder? = nil, decoder: JSONDecoder? = nil,
+    file: StaticString = #fileID, line: UInt = #line
+  ) where Value: RawRepresentable & _RawValueContainer & Codable, Value.RawValue: UserDefaultable {
+    self.init(
+      key, default: .constant(defaultValue), suite: suite, defaults: defaults, encoder: encoder,
+      decoder: decoder, file: file, line: line)
   }
 
   /// A value stored under `key`, reading `defaultValue` when nothing is stored, for any other
@@ -132,7 +161,7 @@ extension UserDefault {
   ///   - file: Where the property is declared, for the key registry.
   ///   - line: Where the property is declared, for the key registry.
   ///
-  /// `@UserDefault("theme", defaultValue: Theme.system) var theme: Theme`
+  /// `@UserDefault("value", defaultValue: Profile(name: "")) var value: Profile`
   @_disfavoredOverload
   public init(
     _ key: String, defaultValue: Value, suite: UserDefaults? = nil, defaults: UserDefaults? = nil,
@@ -140,8 +169,8 @@ extension UserDefault {
     file: StaticString = #fileID, line: UInt = #line
   ) where Value: Codable {
     self.init(
-      key, default: .constant(defaultValue), defaults: defaults ?? suite ?? .libraryDefault,
-      encoder: encoder, decoder: decoder, file: file, line: line)
+      key, default: .constant(defaultValue), suite: suite, defaults: defaults, encoder: encoder,
+      decoder: decoder, file: file, line: line)
   }
 
   /// A value stored under `key`, reading `defaultValue` when nothing is stored, for `[Any]` or
@@ -158,7 +187,7 @@ extension UserDefault {
   ///   - file: Where the property is declared, for the key registry.
   ///   - line: Where the property is declared, for the key registry.
   ///
-  /// `@UserDefault("theme", defaultValue: Theme.system) var theme: Theme`
+  /// `@UserDefault("value", defaultValue: []) var value: [Any]`
   @_disfavoredOverload
   public init(
     _ key: String, defaultValue: Value, suite: UserDefaults? = nil, defaults: UserDefaults? = nil,
@@ -166,8 +195,8 @@ extension UserDefault {
     file: StaticString = #fileID, line: UInt = #line
   ) where Value: _PropertyListContainer {
     self.init(
-      key, default: .constant(defaultValue), defaults: defaults ?? suite ?? .libraryDefault,
-      encoder: encoder, decoder: decoder, file: file, line: line)
+      key, default: .constant(defaultValue), suite: suite, defaults: defaults, encoder: encoder,
+      decoder: decoder, file: file, line: line)
   }
 
   // MARK: An optional value
@@ -185,7 +214,7 @@ extension UserDefault {
   ///   - file: Where the property is declared, for the key registry.
   ///   - line: Where the property is declared, for the key registry.
   ///
-  /// `@UserDefault("default_user") var defaultUser: User?`
+  /// `@UserDefault("value") var value: Theme?`
   @_disfavoredOverload
   public init<Wrapped>(
     _ key: String, suite: UserDefaults? = nil, defaults: UserDefaults? = nil,
@@ -193,8 +222,8 @@ extension UserDefault {
     file: StaticString = #fileID, line: UInt = #line
   ) where Value == Wrapped?, Wrapped: RawRepresentable, Wrapped.RawValue: UserDefaultable {
     self.init(
-      key, default: .constant(nil), defaults: defaults ?? suite ?? .libraryDefault,
-      encoder: encoder, decoder: decoder, file: file, line: line)
+      key, default: .constant(nil), suite: suite, defaults: defaults, encoder: encoder,
+      decoder: decoder, file: file, line: line)
   }
 
   /// An optional value stored under `key`, `nil` when nothing is stored, for an optional of a type
@@ -210,7 +239,7 @@ extension UserDefault {
   ///   - file: Where the property is declared, for the key registry.
   ///   - line: Where the property is declared, for the key registry.
   ///
-  /// `@UserDefault("default_user") var defaultUser: User?`
+  /// `@UserDefault("value") var value: Theme?`
   @_disfavoredOverload
   public init<Wrapped>(
     _ key: String, suite: UserDefaults? = nil, defaults: UserDefaults? = nil,
@@ -219,8 +248,8 @@ extension UserDefault {
   )
   where Value == Wrapped?, Wrapped: RawRepresentable & Codable, Wrapped.RawValue: UserDefaultable {
     self.init(
-      key, default: .constant(nil), defaults: defaults ?? suite ?? .libraryDefault,
-      encoder: encoder, decoder: decoder, file: file, line: line)
+      key, default: .constant(nil), suite: suite, defaults: defaults, encoder: encoder,
+      decoder: decoder, file: file, line: line)
   }
 
   /// An optional value stored under `key`, `nil` when nothing is stored, for an optional of an
@@ -237,7 +266,7 @@ extension UserDefault {
   ///   - file: Where the property is declared, for the key registry.
   ///   - line: Where the property is declared, for the key registry.
   ///
-  /// `@UserDefault("default_user") var defaultUser: User?`
+  /// `@UserDefault("value") var value: [Theme]?`
   @_disfavoredOverload
   public init<Wrapped>(
     _ key: String, suite: UserDefaults? = nil, defaults: UserDefaults? = nil,
@@ -245,8 +274,8 @@ extension UserDefault {
     file: StaticString = #fileID, line: UInt = #line
   ) where Value == Wrapped?, Wrapped: _RawValueContainer {
     self.init(
-      key, default: .constant(nil), defaults: defaults ?? suite ?? .libraryDefault,
-      encoder: encoder, decoder: decoder, file: file, line: line)
+      key, default: .constant(nil), suite: suite, defaults: defaults, encoder: encoder,
+      decoder: decoder, file: file, line: line)
   }
 
   /// An optional value stored under `key`, `nil` when nothing is stored, for an optional of a
@@ -263,7 +292,7 @@ extension UserDefault {
   ///   - file: Where the property is declared, for the key registry.
   ///   - line: Where the property is declared, for the key registry.
   ///
-  /// `@UserDefault("default_user") var defaultUser: User?`
+  /// `@UserDefault("value") var value: [Theme]?`
   @_disfavoredOverload
   public init<Wrapped>(
     _ key: String, suite: UserDefaults? = nil, defaults: UserDefaults? = nil,
@@ -271,8 +300,39 @@ extension UserDefault {
     file: StaticString = #fileID, line: UInt = #line
   ) where Value == Wrapped?, Wrapped: _RawValueContainer & Codable {
     self.init(
-      key, default: .constant(nil), defaults: defaults ?? suite ?? .libraryDefault,
-      encoder: encoder, decoder: decoder, file: file, line: line)
+      key, default: .constant(nil), suite: suite, defaults: defaults, encoder: encoder,
+      decoder: decoder, file: file, line: line)
+  }
+
+  /// An optional value stored under `key`, `nil` when nothing is stored, for an optional of a
+  /// container of raw-value elements that is itself `RawRepresentable` (as an app's own extension
+  /// may make every `Codable` array, for SwiftUI's `@AppStorage`); without this overload such a key
+  /// was ambiguous.
+  ///
+  /// - Parameters:
+  ///   - key: The stored name.
+  ///   - suite: The `UserDefaults` to use (`UserDefaults.libraryDefault` when neither this nor
+  ///     `defaults` is given).
+  ///   - defaults: The same parameter under the other name the seed designs used.
+  ///   - encoder: The JSON encoder for values stored as JSON.
+  ///   - decoder: The JSON decoder for those values.
+  ///   - file: Where the property is declared, for the key registry.
+  ///   - line: Where the property is declared, for the key registry.
+  ///
+  /// `@UserDefault("value") var value: [Theme]?`
+  @_disfavoredOverload
+  public init<Wrapped>(
+    _ key: String, suite: UserDefaults? = nil, defaults: UserDefaults? = nil,
+    encoder: JSONEncoder? = nil, decoder: JSONDecoder? = nil,
+    file: StaticString = #fileID, line: UInt = #line
+  )
+  where
+    Value == Wrapped?, Wrapped: RawRepresentable & _RawValueContainer & Codable,
+    Wrapped.RawValue: UserDefaultable
+  {
+    self.init(
+      key, default: .constant(nil), suite: suite, defaults: defaults, encoder: encoder,
+      decoder: decoder, file: file, line: line)
   }
 
   /// An optional value stored under `key`, `nil` when nothing is stored, for an optional of any
@@ -288,7 +348,7 @@ extension UserDefault {
   ///   - file: Where the property is declared, for the key registry.
   ///   - line: Where the property is declared, for the key registry.
   ///
-  /// `@UserDefault("default_user") var defaultUser: User?`
+  /// `@UserDefault("value") var value: Profile?`
   @_disfavoredOverload
   public init<Wrapped>(
     _ key: String, suite: UserDefaults? = nil, defaults: UserDefaults? = nil,
@@ -296,8 +356,8 @@ extension UserDefault {
     file: StaticString = #fileID, line: UInt = #line
   ) where Value == Wrapped?, Wrapped: Codable {
     self.init(
-      key, default: .constant(nil), defaults: defaults ?? suite ?? .libraryDefault,
-      encoder: encoder, decoder: decoder, file: file, line: line)
+      key, default: .constant(nil), suite: suite, defaults: defaults, encoder: encoder,
+      decoder: decoder, file: file, line: line)
   }
 
   /// An optional value stored under `key`, `nil` when nothing is stored, for an optional of `[Any]`
@@ -313,7 +373,7 @@ extension UserDefault {
   ///   - file: Where the property is declared, for the key registry.
   ///   - line: Where the property is declared, for the key registry.
   ///
-  /// `@UserDefault("default_user") var defaultUser: User?`
+  /// `@UserDefault("value") var value: [Any]?`
   @_disfavoredOverload
   public init<Wrapped>(
     _ key: String, suite: UserDefaults? = nil, defaults: UserDefaults? = nil,
@@ -321,7 +381,7 @@ extension UserDefault {
     file: StaticString = #fileID, line: UInt = #line
   ) where Value == Wrapped?, Wrapped: _PropertyListContainer {
     self.init(
-      key, default: .constant(nil), defaults: defaults ?? suite ?? .libraryDefault,
-      encoder: encoder, decoder: decoder, file: file, line: line)
+      key, default: .constant(nil), suite: suite, defaults: defaults, encoder: encoder,
+      decoder: decoder, file: file, line: line)
   }
 }

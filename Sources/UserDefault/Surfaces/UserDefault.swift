@@ -59,8 +59,8 @@ public struct UserDefault<Value> {
     file: StaticString = #fileID, line: UInt = #line
   ) where Value: UserDefaultable {
     self.init(
-      key, default: .constant(defaultValue), defaults: defaults ?? suite ?? .libraryDefault,
-      encoder: encoder, decoder: decoder, file: file, line: line)
+      key, default: .constant(defaultValue), suite: suite, defaults: defaults, encoder: encoder,
+      decoder: decoder, file: file, line: line)
   }
 
   /// An optional value stored under `key`; `nil` when nothing is stored.
@@ -83,14 +83,18 @@ public struct UserDefault<Value> {
     file: StaticString = #fileID, line: UInt = #line
   ) where Value == Wrapped?, Wrapped: UserDefaultable {
     self.init(
-      key, default: .constant(nil), defaults: defaults ?? suite ?? .libraryDefault,
-      encoder: encoder, decoder: decoder, file: file, line: line)
+      key, default: .constant(nil), suite: suite, defaults: defaults, encoder: encoder,
+      decoder: decoder, file: file, line: line)
   }
 
+  /// The one initializer every string-key form calls; `defaults`, then `suite`, then the
+  /// library's default choose the store.
   init(
-    _ key: String, default defaultValue: DefaultValue<Value>, defaults: UserDefaults,
-    encoder: JSONEncoder?, decoder: JSONDecoder?, file: StaticString, line: UInt
+    _ key: String, default defaultValue: DefaultValue<Value>, suite: UserDefaults?,
+    defaults chosen: UserDefaults?, encoder: JSONEncoder?, decoder: JSONDecoder?,
+    file: StaticString, line: UInt
   ) {
+    let defaults = chosen ?? suite ?? .libraryDefault
     let bridge: ValueBridge<Value> =
       encoder == nil && decoder == nil
       ? .shared : .resolve(json: JSONCoding(encoder: encoder, decoder: decoder))

@@ -6,7 +6,9 @@ import Foundation
 // The ``UserDefaultable`` one is the only one not disfavored, so a type that is none of these
 // gets one error, "requires that 'Point' conform to 'UserDefaultable'", instead of "no exact
 // matches" and a note per overload. The pairs with `& Codable` keep a type that is also
-// `Codable` stored as raw values without an ambiguity between two disfavored siblings.
+// `Codable` stored as raw values without an ambiguity between two disfavored siblings, and
+// the one with `RawRepresentable & _RawValueContainer & Codable` does the same for arrays an
+// app's own extension makes `RawRepresentable` (checked in scripts/macro-diagnostics).
 // Every sibling makes the same value through the same initializer: the bridge is still
 // chosen at run time, by `ValueBridge`.
 
@@ -23,7 +25,7 @@ extension UserDefaultsWrapper {
   ///   - file: Where the property is declared, for the key registry.
   ///   - line: Where the property is declared, for the key registry.
   ///
-  /// `@UserDefaultsWrapper(key: "Tags", default: []) var tags: [Any]`
+  /// `@UserDefaultsWrapper(key: "Value", default: .dark) var value: Theme`
   @_disfavoredOverload
   public init(
     key: String, default defaultValue: Value, userDefaults: UserDefaults = .libraryDefault,
@@ -44,7 +46,7 @@ extension UserDefaultsWrapper {
   ///   - file: Where the property is declared, for the key registry.
   ///   - line: Where the property is declared, for the key registry.
   ///
-  /// `@UserDefaultsWrapper(key: "Tags", default: []) var tags: [Any]`
+  /// `@UserDefaultsWrapper(key: "Value", default: .dark) var value: Theme`
   @_disfavoredOverload
   public init(
     key: String, default defaultValue: Value, userDefaults: UserDefaults = .libraryDefault,
@@ -66,7 +68,7 @@ extension UserDefaultsWrapper {
   ///   - file: Where the property is declared, for the key registry.
   ///   - line: Where the property is declared, for the key registry.
   ///
-  /// `@UserDefaultsWrapper(key: "Tags", default: []) var tags: [Any]`
+  /// `@UserDefaultsWrapper(key: "Value", default: []) var value: [Theme]`
   @_disfavoredOverload
   public init(
     key: String, default defaultValue: Value, userDefaults: UserDefaults = .libraryDefault,
@@ -87,12 +89,34 @@ extension UserDefaultsWrapper {
   ///   - file: Where the property is declared, for the key registry.
   ///   - line: Where the property is declared, for the key registry.
   ///
-  /// `@UserDefaultsWrapper(key: "Tags", default: []) var tags: [Any]`
+  /// `@UserDefaultsWrapper(key: "Value", default: []) var value: [Theme]`
   @_disfavoredOverload
   public init(
     key: String, default defaultValue: Value, userDefaults: UserDefaults = .libraryDefault,
     file: StaticString = #fileID, line: UInt = #line
   ) where Value: _RawValueContainer & Codable {
+    self.init(
+      key: key, default: .constant(defaultValue), userDefaults: userDefaults, file: file, line: line
+    )
+  }
+
+  /// A value stored under `key`, reading `defaultValue` when nothing is stored, for a container of
+  /// raw-value elements that is itself `RawRepresentable` (as an app's own extension may make every
+  /// `Codable` array, for SwiftUI's `@AppStorage`); without this overload such a key was ambiguous.
+  ///
+  /// - Parameters:
+  ///   - key: The stored name.
+  ///   - defaultValue: What the property reads when nothing readable is stored.
+  ///   - userDefaults: The store to use; `UserDefaults.libraryDefault` unless given.
+  ///   - file: Where the property is declared, for the key registry.
+  ///   - line: Where the property is declared, for the key registry.
+  ///
+  /// `@UserDefaultsWrapper(key: "Value", default: []) var value: [Theme]`
+  @_disfavoredOverload
+  public init(
+    key: String, default defaultValue: Value, userDefaults: UserDefaults = .libraryDefault,
+    file: StaticString = #fileID, line: UInt = #line
+  ) where Value: RawRepresentable & _RawValueContainer & Codable, Value.RawValue: UserDefaultable {
     self.init(
       key: key, default: .constant(defaultValue), userDefaults: userDefaults, file: file, line: line
     )
@@ -108,7 +132,7 @@ extension UserDefaultsWrapper {
   ///   - file: Where the property is declared, for the key registry.
   ///   - line: Where the property is declared, for the key registry.
   ///
-  /// `@UserDefaultsWrapper(key: "Tags", default: []) var tags: [Any]`
+  /// `@UserDefaultsWrapper(key: "Value", default: Profile(name: "")) var value: Profile`
   @_disfavoredOverload
   public init(
     key: String, default defaultValue: Value, userDefaults: UserDefaults = .libraryDefault,
@@ -129,7 +153,7 @@ extension UserDefaultsWrapper {
   ///   - file: Where the property is declared, for the key registry.
   ///   - line: Where the property is declared, for the key registry.
   ///
-  /// `@UserDefaultsWrapper(key: "Tags", default: []) var tags: [Any]`
+  /// `@UserDefaultsWrapper(key: "Value", default: []) var value: [Any]`
   @_disfavoredOverload
   public init(
     key: String, default defaultValue: Value, userDefaults: UserDefaults = .libraryDefault,
@@ -151,7 +175,7 @@ extension UserDefaultsWrapper {
   ///   - file: Where the property is declared, for the key registry.
   ///   - line: Where the property is declared, for the key registry.
   ///
-  /// `@UserDefaultsWrapper(key: "Tags") var tags: [Any]?`
+  /// `@UserDefaultsWrapper(key: "Value") var value: Theme?`
   @_disfavoredOverload
   public init<Wrapped>(
     key: String, userDefaults: UserDefaults = .libraryDefault,
@@ -169,7 +193,7 @@ extension UserDefaultsWrapper {
   ///   - file: Where the property is declared, for the key registry.
   ///   - line: Where the property is declared, for the key registry.
   ///
-  /// `@UserDefaultsWrapper(key: "Tags") var tags: [Any]?`
+  /// `@UserDefaultsWrapper(key: "Value") var value: Theme?`
   @_disfavoredOverload
   public init<Wrapped>(
     key: String, userDefaults: UserDefaults = .libraryDefault,
@@ -189,7 +213,7 @@ extension UserDefaultsWrapper {
   ///   - file: Where the property is declared, for the key registry.
   ///   - line: Where the property is declared, for the key registry.
   ///
-  /// `@UserDefaultsWrapper(key: "Tags") var tags: [Any]?`
+  /// `@UserDefaultsWrapper(key: "Value") var value: [Theme]?`
   @_disfavoredOverload
   public init<Wrapped>(
     key: String, userDefaults: UserDefaults = .libraryDefault,
@@ -208,12 +232,36 @@ extension UserDefaultsWrapper {
   ///   - file: Where the property is declared, for the key registry.
   ///   - line: Where the property is declared, for the key registry.
   ///
-  /// `@UserDefaultsWrapper(key: "Tags") var tags: [Any]?`
+  /// `@UserDefaultsWrapper(key: "Value") var value: [Theme]?`
   @_disfavoredOverload
   public init<Wrapped>(
     key: String, userDefaults: UserDefaults = .libraryDefault,
     file: StaticString = #fileID, line: UInt = #line
   ) where Value == Wrapped?, Wrapped: _RawValueContainer & Codable {
+    self.init(key: key, default: .constant(nil), userDefaults: userDefaults, file: file, line: line)
+  }
+
+  /// An optional value stored under `key`, `nil` when nothing is stored, for an optional of a
+  /// container of raw-value elements that is itself `RawRepresentable` (as an app's own extension
+  /// may make every `Codable` array, for SwiftUI's `@AppStorage`); without this overload such a key
+  /// was ambiguous.
+  ///
+  /// - Parameters:
+  ///   - key: The stored name.
+  ///   - userDefaults: The store to use; `UserDefaults.libraryDefault` unless given.
+  ///   - file: Where the property is declared, for the key registry.
+  ///   - line: Where the property is declared, for the key registry.
+  ///
+  /// `@UserDefaultsWrapper(key: "Value") var value: [Theme]?`
+  @_disfavoredOverload
+  public init<Wrapped>(
+    key: String, userDefaults: UserDefaults = .libraryDefault,
+    file: StaticString = #fileID, line: UInt = #line
+  )
+  where
+    Value == Wrapped?, Wrapped: RawRepresentable & _RawValueContainer & Codable,
+    Wrapped.RawValue: UserDefaultable
+  {
     self.init(key: key, default: .constant(nil), userDefaults: userDefaults, file: file, line: line)
   }
 
@@ -226,7 +274,7 @@ extension UserDefaultsWrapper {
   ///   - file: Where the property is declared, for the key registry.
   ///   - line: Where the property is declared, for the key registry.
   ///
-  /// `@UserDefaultsWrapper(key: "Tags") var tags: [Any]?`
+  /// `@UserDefaultsWrapper(key: "Value") var value: Profile?`
   @_disfavoredOverload
   public init<Wrapped>(
     key: String, userDefaults: UserDefaults = .libraryDefault,
@@ -244,7 +292,7 @@ extension UserDefaultsWrapper {
   ///   - file: Where the property is declared, for the key registry.
   ///   - line: Where the property is declared, for the key registry.
   ///
-  /// `@UserDefaultsWrapper(key: "Tags") var tags: [Any]?`
+  /// `@UserDefaultsWrapper(key: "Value") var value: [Any]?`
   @_disfavoredOverload
   public init<Wrapped>(
     key: String, userDefaults: UserDefaults = .libraryDefault,
