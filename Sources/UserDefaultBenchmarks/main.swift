@@ -496,6 +496,16 @@ for size in sizes.filter({ $0 > 10 }) {
   for thenWrite in [false, true] {
     let prefix = "cold-format-\(thenWrite)-\(size)"
     var written: [PreferencesStore] = []
+    /// Opens the store of one side's copy `index`, reads, and writes when the row asks.
+    func open(_ side: String, _ index: Int) {
+      let store = try! PreferencesStore(
+        suiteName: "\(prefix)-\(side)-\(index)", directory: scratch, flushWindow: .seconds(3600))
+      consume(store[firstKey])
+      if thenWrite {
+        store[firstKey] = 2
+        written.append(store)
+      }
+    }
     let timings = compareOnce(
       repetitions: stopwatch.repetitions * (size <= 1_000 ? 3 : 1),
       prepare: { index in
@@ -504,24 +514,7 @@ for size in sizes.filter({ $0 > 10 }) {
         _ = FileManager.default.createFile(
           atPath: scratch + "/\(prefix)-xml-\(index).plist", contents: xml)
       },
-      { index in
-        let store = try! PreferencesStore(
-          suiteName: "\(prefix)-binary-\(index)", directory: scratch, flushWindow: .seconds(3600))
-        consume(store[firstKey])
-        if thenWrite {
-          store[firstKey] = 2
-          written.append(store)
-        }
-      },
-      { index in
-        let store = try! PreferencesStore(
-          suiteName: "\(prefix)-xml-\(index)", directory: scratch, flushWindow: .seconds(3600))
-        consume(store[firstKey])
-        if thenWrite {
-          store[firstKey] = 2
-          written.append(store)
-        }
-      })
+      { open("binary", $0) }, { open("xml", $0) })
     for store in written { try store.flush() }
     written.removeAll()
     report.add(
