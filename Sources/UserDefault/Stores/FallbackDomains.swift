@@ -126,7 +126,7 @@ struct FallbackDomains {
     var values: [String: StoredObject] = [:]
     var problem: String?
     do throws(DefaultsError) {
-      values = (try file.values() ?? [:]).mapValues(StoredObject.init)
+      values = try file.storedContents()?.values ?? [:]
     } catch {
       problem = "\(error.message); this read-only file is skipped, and the other domains still read"
     }

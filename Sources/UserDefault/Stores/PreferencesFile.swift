@@ -197,11 +197,23 @@ package struct PreferencesFile: Sendable {
   ///
   ///     let (values, format) = try file.contents() ?? ([:], .binary)
   package func contents() throws(DefaultsError) -> (values: [String: Any], format: Format)? {
+    try storedContents().map { ($0.values.objects, $0.format) }
+  }
+
+  /// ``contents()`` as the store holds values, for readers inside the library (the lower
+  /// domains), which would otherwise turn each value into `Any` and back.
+  ///
+  /// - Returns: `nil` when there is no file. Cost: one read and parse.
+  /// - Throws: ``DefaultsError`` of kind ``DefaultsDiagnostic/Kind/damagedFile`` when the
+  ///   file is not a readable property-list dictionary.
+  func storedContents() throws(DefaultsError) -> (
+    values: [String: StoredObject], format: Format
+  )? {
     switch load() {
     case .missing: return nil
     case .loaded(let values, _, _, let format):
       var read = values
-      return (read.dictionary().objects, format)
+      return (read.dictionary(), format)
     case .unusable(let reason): throw DefaultsError(.damagedFile, "\(path): \(reason)")
     }
   }

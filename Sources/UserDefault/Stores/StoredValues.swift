@@ -5,12 +5,14 @@ import Foundation
 /// the first use a lookup cannot serve.
 ///
 /// Lookups are answered by the index; anything else (a write, a removal, a listing) first
-/// makes the dictionary, once. So a cold open
-/// followed by reads does not pay for the dictionary, and the first write pays what the
-/// open used to (about 800 instructions a key: the keys' `String`s and the inserts).
+/// makes the dictionary, once. So a cold open followed by reads does not pay for the
+/// dictionary, and the first write pays what the open used to (about 800 instructions a
+/// key: the keys' `String`s and the inserts).
 struct StoredValues {
   /// The file as read, while the dictionary is not made yet.
   private var index: PropertyListBinaryIndex?
+  /// The dictionary; empty while the values are ``isIndexed``.
+  private var table: [String: StoredObject]
 
   init(_ values: [String: StoredObject] = [:]) {
     table = values
@@ -23,9 +25,6 @@ struct StoredValues {
   }
 
   var isEmpty: Bool { table.isEmpty && (index?.count ?? 0) == 0 }
-
-  /// The dictionary; empty while the values are ``isIndexed``.
-  private var table: [String: StoredObject]
 
   /// Whether the values are still the index of a file (lookups go to
   /// ``indexedObject(forKey:)``).
