@@ -11,6 +11,8 @@ import Foundation
 // app's own extension makes `RawRepresentable` (checked in scripts/macro-diagnostics).
 // Every sibling makes the same value through the same initializer: the bridge is still
 // chosen at run time, by `ValueBridge`.
+//
+// Written by scripts/generate-storable-overloads.py (CI checks it): change it there.
 
 extension UserDefaults.Key {
   // MARK: A key with a default
