@@ -4,6 +4,7 @@
 //   UserDefaultTestHelper write <suite>   writes every sample, exits normally (no synchronize)
 //   UserDefaultTestHelper read <suite>    prints "<name> ok" or "<name> MISMATCH <details>"
 //   UserDefaultTestHelper set <suite> <key> <int>   writes one Int through a typed key
+//   (and more: each command's comment says what it does)
 import DefaultEntry
 import Foundation
 import SafeDefaultsKit
@@ -14,6 +15,23 @@ struct Profile: Codable, Equatable {
   var name: String
   var age: Int
   var tags: [String]
+}
+
+/// A count raised from any thread (diagnostics handlers run where the problem was met).
+final class Counter: @unchecked Sendable {
+  private let lock = NSLock()  // guards `count`, which nothing touches outside it
+  private var count = 0
+  func increment() { lock.withLock { count += 1 } }
+  var value: Int { lock.withLock { count } }
+}
+
+extension UserDefaults {
+  /// Makes this instance's writes durable: the store's flush, or the library's save of a
+  /// Foundation suite.
+  func flushToDisk() throws {
+    if let store = self as? PreferencesStore { return try store.flush() }
+    guard FoundationSaving.saveNow() else { throw CocoaError(.fileWriteUnknown) }
+  }
 }
 
 /// One sample value: how to write it and whether a fresh read gives it back exactly.
@@ -396,6 +414,38 @@ case "observe" where arguments.count == 5:
   } catch {
     exit(1)
   }
+case "unavailable" where arguments.count == 4:
+  // The parent made the file of suite <suite> unreadable to this process. Opens the suite
+  // on <backend> ("store": the library's store; "foundation": a Foundation instance, saved
+  // by the library), writes "added" = 2 and tries to save it, prints "read <kept> saved
+  // <Bool> reports <n>" (what key "kept" reads, whether the save succeeded, how many
+  // unavailableFile reports came) and "written". Then waits for a
+  // line (the parent makes the file readable meanwhile) and prints "merged <kept>" once the
+  // write is saved and (store only) an observer was told that "kept" now reads the file's
+  // value; "timeout" after 10 s.
+  let reports = Counter()
+  DefaultsDiagnostics.handler = { if $0.kind == .unavailableFile { reports.increment() } }
+  let kept = UserDefaults.Key<Int>("kept", default: -1)
+  let added = UserDefaults.Key<Int>("added", default: -1)
+  let isStore = arguments[3] == "store"
+  guard
+    let defaults: UserDefaults = isStore
+      ? try? PreferencesStore(suiteName: arguments[2]) : UserDefaults(suiteName: arguments[2])
+  else { exit(1) }
+  let seen = DispatchSemaphore(value: 0)
+  let observation = defaults.observe(kept) { if $0.newValue != -1 { seen.signal() } }
+  defaults[added] = 2
+  let saved = (try? defaults.flushToDisk()) != nil  // must fail: nothing may be written yet
+  // Unbuffered: the parent acts on these lines while this process waits.
+  FileHandle.standardOutput.write(
+    Data("read \(defaults[kept]) saved \(saved) reports \(reports.value)\nwritten\n".utf8))
+  _ = readLine()
+  // The store's poll finds the readable file and merges the held write, telling observers;
+  // a Foundation instance's write is saved by the saver's next attempt, or by this one.
+  let observed = !isStore || seen.wait(timeout: .now() + 10) == .success
+  let merged = observed && (try? defaults.flushToDisk()) != nil
+  observation.cancel()
+  print(merged ? "merged \(defaults[kept]) reports \(reports.value)" : "timeout")
 case "migrate" where arguments.count == 4:
   // Runs four migrations that each count how often they ran ("ran.<n>" += 1). Mode
   // "hang-in-3" announces step 3 and then waits forever inside it, to be killed.

@@ -23,6 +23,10 @@ public struct DefaultsDiagnostic: Sendable, CustomStringConvertible {
     case failedSave
     /// A preferences file was damaged and set aside.
     case damagedFile
+    /// A preferences file exists but may not be read now (no permission, or, on iOS, a
+    /// protected file before the device's first unlock). It is left as it is: reads give
+    /// the defaults, and writes wait to be merged into it once it can be read.
+    case unavailableFile
     /// A preferences file was written in another format than its own, because its own
     /// could not hold a value exactly: an XML file written as binary.
     case changedFormat

@@ -14,9 +14,11 @@ import Foundation
 ///
 /// Writing: a temporary file in the same directory, `fsync`, `rename` over the old file,
 /// `fsync` of the directory; the live file is never truncated. Reading: anything at the
-/// path that is not a readable property-list dictionary (garbage, a wrong root type, an
-/// unreadable file, a directory) is moved aside to `<suite>.plist.damaged-<date>-<id>`,
-/// byte for byte, before anything is written there.
+/// path that is not a property-list dictionary (garbage, a wrong root type, a directory)
+/// is moved aside to `<suite>.plist.damaged-<date>-<id>`, byte for byte, before anything
+/// is written there. A file that may not be read (`EACCES`, `EPERM`: a mode, or iOS's data
+/// protection before the first unlock) is not damaged, only unavailable: it is left in
+/// place, and nothing is written over it until it can be read.
 package struct PreferencesFile: Sendable {
   package let directory: String
   /// The file's name without `.plist`: the suite's name, or the standard suite's.
@@ -38,6 +40,27 @@ package struct PreferencesFile: Sendable {
     /// Not a readable property-list dictionary; moved to `backup`, or left in place when
     /// `backup` is `nil` (moving it failed: then nothing may be written over it).
     case damaged(reason: String, backup: String?)
+    /// There, but not to be read now (see ``Unavailable``): left as it is.
+    case unavailable(Unavailable)
+  }
+
+  /// Why a file that exists may not be read now, for the report of kind
+  /// ``DefaultsDiagnostic/Kind/unavailableFile``.
+  struct Unavailable: Error, Equatable {
+    let path: String
+    /// `strerror`'s words for the error of `open`.
+    let reason: String
+
+    /// Whether `open`'s `code` means the file is there but not to be read by this process
+    /// now, rather than missing or damaged.
+    static func isUnavailable(_ code: Int32) -> Bool { code == EACCES || code == EPERM }
+
+    var message: String {
+      "\(path) cannot be read now (\(reason)); it is left as it is: reads give the defaults, "
+        + "and writes wait to be merged into it once it can be read"
+    }
+
+    var error: DefaultsError { DefaultsError(.unavailableFile, message) }
   }
 
   /// An identity that changes whenever another process replaces or rewrites the file.
@@ -215,6 +238,7 @@ package struct PreferencesFile: Sendable {
       var read = values
       return (read.dictionary(), format)
     case .unusable(let reason): throw DefaultsError(.damagedFile, "\(path): \(reason)")
+    case .unavailable(let unavailable): throw unavailable.error
     }
   }
 
@@ -278,6 +302,7 @@ package struct PreferencesFile: Sendable {
     /// `identity`: of the file as read (its descriptor's, so no other version's).
     case loaded(StoredValues, foreign: Bool, identity: Identity, format: Format)
     case unusable(String)
+    case unavailable(Unavailable)
   }
 
   private func load(indexing: Bool = false) -> Load {
@@ -286,6 +311,9 @@ package struct PreferencesFile: Sendable {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     guard descriptor >= 0 else {
       if errno == ENOENT || errno == ENOTDIR { return .missing }
+      if Unavailable.isUnavailable(errno) {
+        return .unavailable(Unavailable(path: path, reason: String(cString: strerror(errno))))
+      }
       return .unusable("it cannot be read (\(String(cString: strerror(errno))))")
     }
     defer { close(descriptor) }
@@ -330,11 +358,12 @@ package struct PreferencesFile: Sendable {
     case .missing: return (StoredValues(), nil, nil)
     case .loaded(let values, foreign: false, let identity, let format):
       return (values, identity, format)
-    case .loaded(_, foreign: true, _, _), .unusable: return nil
+    case .loaded(_, foreign: true, _, _), .unusable, .unavailable: return nil
     }
   }
 
-  /// Reads the file; anything damaged is moved aside first (see the type's summary).
+  /// Reads the file; anything damaged is moved aside first, an unavailable file left as
+  /// it is (see the type's summary).
   func read() -> Contents {
     let values: [String: StoredObject]
     let format: Format
@@ -346,6 +375,7 @@ package struct PreferencesFile: Sendable {
       values = read.dictionary()
       format = found
     case .unusable(let reason): return moveAside(because: reason)
+    case .unavailable(let unavailable): return .unavailable(unavailable)
     }
     var kept = values
     var dropped: [String] = []
@@ -388,7 +418,7 @@ package struct PreferencesFile: Sendable {
   /// no property-list writer can store are dropped and reported. Applies `pending` (`nil`
   /// removes) to what it read, or to `onDamage.replacement` in place of a damaged file,
   /// and replaces the file atomically when anything changed. A damaged file that cannot be
-  /// moved aside is never written over.
+  /// moved aside, or one that may not be read now, is never written over.
   ///
   /// Cost: one read and parse; one atomic replacement (two `fsync`s) when there is
   /// something to write.
@@ -399,7 +429,9 @@ package struct PreferencesFile: Sendable {
   ///   - onDamage: What to write in place of a damaged file, and how to report one.
   /// - Returns: The values and identity of the file now.
   /// - Throws: ``DefaultsError`` of kind ``DefaultsDiagnostic/Kind/failedSave`` when the
-  ///   file cannot be written, or is damaged and cannot be moved aside.
+  ///   file cannot be written, or is damaged and cannot be moved aside; of kind
+  ///   ``DefaultsDiagnostic/Kind/unavailableFile`` when it may not be read now (nothing is
+  ///   written: the caller keeps `pending` and tries again).
   func mergeLocked(
     _ pending: [String: StoredObject?], suite: String?, onDamage: DamagePolicy,
     newFileFormat: Format
@@ -427,6 +459,8 @@ package struct PreferencesFile: Sendable {
       var replacement = onDamage.replacement
       values = replacement.dictionary()
       (mustWrite, replacedDamage) = (true, true)
+    case .unavailable(let unavailable):
+      throw unavailable.error
     }
     for (name, object) in pending { values[name] = object }
     var identity = identity()

@@ -138,10 +138,19 @@ final class RunningChild {
   /// Everything the child printed that was read so far.
   private(set) var text = ""
 
-  init(_ executable: String, _ arguments: [String], environment: [String: String]) throws {
+  /// Starts `executable` of this package; through `launcher` (a program and its
+  /// arguments, which runs the executable's path and `arguments`) when one is given.
+  init(
+    _ executable: String, _ arguments: [String], environment: [String: String],
+    launcher: [String] = []
+  ) throws {
+    let path = ChildProcess.buildDirectory.appendingPathComponent(executable)
+    let (program, programArguments) =
+      launcher.isEmpty
+      ? (path, arguments)
+      : (URL(fileURLWithPath: launcher[0]), launcher.dropFirst() + [path.path] + arguments)
     process = try SpawnedProcess(
-      ChildProcess.buildDirectory.appendingPathComponent(executable), arguments,
-      environment: environment,
+      program, programArguments, environment: environment,
       input: input, output: output, error: errors)
   }
 
