@@ -13,25 +13,43 @@ import Foundation
 /// backend of its own as well.
 enum FoundationInstances {
   private struct Known {
-    // Kept alive by the table, so its address cannot be reused by another instance while
-    // the entry exists (a weak reference would cost a weak load on every read). Never used
-    // to reach the instance: it is only compared by identity here.
-    let instance: UserDefaults
+    /// Weak, so the table keeps no instance alive (nor, for one with a backend of its own,
+    /// that backend): the entry of an instance that is gone is stale, and is swept. Compared
+    /// by identity before the entry is used, so an instance at the address of one that is
+    /// gone never gets the other's backend.
+    weak var instance: UserDefaults?
     let backend: FoundationSuite
   }
 
   private struct Table {
     var known: [ObjectIdentifier: Known] = [:]
-    /// Instances of identified suites, oldest first, so the oldest goes when full; its
-    /// backend is found again by name on its next use. Instances with a backend of their
-    /// own are never forgotten: their backend holds their observers.
-    var order: [ObjectIdentifier] = []
+    /// The entry count at which stale entries are swept next: twice the count left by the
+    /// last sweep, so a sweep costs each resolve a constant share.
+    var sweepAt = minimumSweep
     var isUnidentifiedReported = false
+
+    /// The backend of `defaults`, if its entry is live.
+    func backend(of defaults: UserDefaults) -> FoundationSuite? {
+      guard let known = known[ObjectIdentifier(defaults)], known.instance === defaults else {
+        return nil
+      }
+      return known.backend
+    }
+
+    mutating func remember(_ defaults: UserDefaults, _ backend: FoundationSuite) {
+      known[ObjectIdentifier(defaults)] = Known(instance: defaults, backend: backend)
+      guard known.count >= sweepAt else { return }
+      known = known.filter { $0.value.instance != nil }
+      sweepAt = max(Self.minimumSweep, known.count * 2)
+    }
+
+    static let minimumSweep = 256
   }
 
-  /// Instances of identified suites remembered at most.
-  static let capacity = 256
   private static let table = Lock(Table())
+
+  /// The number of instances remembered, stale entries included (for tests).
+  static var rememberedCount: Int { table.withLock { $0.known.count } }
 
   /// The backend of `defaults`. `suiteField` names the private field that holds an
   /// instance's suite name in swift-corelibs-foundation (a parameter so that tests can
@@ -45,8 +63,9 @@ enum FoundationInstances {
   ///
   /// The thread's record keeps the backend alive while `body` runs, as long as `body`
   /// resolves no other instance on this thread (which would replace the record). Besides,
-  /// every backend has a holder for the life of the process: ``SuiteRegistry`` for a
-  /// suite's, this type's table for one an instance has of its own (never forgotten).
+  /// every backend has another holder while `body` runs: ``SuiteRegistry`` holds a suite's
+  /// for the life of the process, and this type's table one an instance has of its own for
+  /// as long as that instance lives, which the caller's `defaults` guarantees.
   ///
   /// - Parameters:
   ///   - defaults: The instance whose backend is wanted.
@@ -67,25 +86,21 @@ enum FoundationInstances {
   }
 
   private static func resolve(_ defaults: UserDefaults, suiteField: String) -> FoundationSuite {
-    let id = ObjectIdentifier(defaults)
-    if let backend = table.withLock({ $0.known[id]?.backend }) { return backend }
+    if let backend = table.withLock({ $0.backend(of: defaults) }) { return backend }
     let suite = Suite(of: defaults, suiteField: suiteField)
     let backend: FoundationSuite
     switch suite {
     case .standard: backend = SuiteRegistry.foundationSuite(named: nil, fallback: defaults)
     case .named(let name): backend = SuiteRegistry.foundationSuite(named: name, fallback: defaults)
     case .own(let description, _):
-      backend = FoundationSuite(name: description, defaults: defaults, saving: .none)
+      backend = FoundationSuite(
+        name: description, defaults: defaults, saving: .none, holdsInstance: false)
     }
     let (found, reportUnidentified) = table.withLock { table -> (FoundationSuite, Bool) in
       // Another thread may have resolved the instance meanwhile: its backend wins.
-      if let known = table.known[id] { return (known.backend, false) }
-      table.known[id] = Known(instance: defaults, backend: backend)
-      guard case .own(_, let isFault) = suite else {
-        if table.order.count >= capacity { table.known[table.order.removeFirst()] = nil }
-        table.order.append(id)
-        return (backend, false)
-      }
+      if let known = table.backend(of: defaults) { return (known, false) }
+      table.remember(defaults, backend)
+      guard case .own(_, let isFault) = suite else { return (backend, false) }
       defer { if isFault { table.isUnidentifiedReported = true } }
       return (backend, isFault && !table.isUnidentifiedReported)
     }

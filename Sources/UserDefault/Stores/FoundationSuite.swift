@@ -49,17 +49,32 @@ final class FoundationSuite: StoreBackend {
 
   /// A `UserDefaults` carried across threads; Foundation documents `UserDefaults` as
   /// thread-safe (its methods lock inside) though it does not declare it `Sendable`.
+  ///
+  /// The suite's own instance (made by ``SuiteRegistry``) is held. A user's instance that
+  /// has a backend of its own (``FoundationInstances``) is held weakly: the backend lives
+  /// while its instance does, and holding the instance here would keep both forever. Once
+  /// that instance is gone, reads find nothing and writes go nowhere; nobody is left to
+  /// make them but an observer that outlived it.
   private struct Instance: @unchecked Sendable {
-    let value: UserDefaults
+    private let held: UserDefaults?
+    private weak var borrowed: UserDefaults?
+
+    init(_ defaults: UserDefaults, isHeld: Bool) {
+      (held, borrowed) = isHeld ? (defaults, nil) : (nil, defaults)
+    }
+
+    /// The instance; a weak load only for a borrowed one.
+    var value: UserDefaults? { held ?? borrowed }
   }
 
   /// A suite whose objects are reached through `defaults`, saved by the library as
   /// `saving` says (always `.none` on Apple platforms, where Foundation saves).
-  init(name: String?, defaults: UserDefaults, saving: SavingPlace) {
+  /// `holdsInstance`: whether the backend keeps `defaults` alive (see ``Instance``).
+  init(name: String?, defaults: UserDefaults, saving: SavingPlace, holdsInstance: Bool = true) {
     self.context = SuiteContext(name: name, seesEveryWrite: false)
     self.isStandard = name == nil
     self.tracking = context.hub.tracking
-    self.defaults = Instance(value: defaults)
+    self.defaults = Instance(defaults, isHeld: holdsInstance)
     var domains: FallbackDomains?
     if case .file(let file) = saving {
       domains = FallbackDomains(
@@ -100,7 +115,7 @@ final class FoundationSuite: StoreBackend {
   }
 
   func object(forKey name: String) -> Any? {
-    let found = defaults.value.object(forKey: name)
+    let found = defaults.value?.object(forKey: name)
     guard hasSystemFiles else { return found }
     return searched(name, found: found)
   }
@@ -118,7 +133,7 @@ final class FoundationSuite: StoreBackend {
     guard found != nil else { return system }
     if LaunchArguments.value(forKey: name) != nil { return found }
     let domain = context.name ?? "kCFPreferencesCurrentApplication"
-    guard let own = defaults.value.persistentDomain(forName: domain) else { return found }
+    guard let own = defaults.value?.persistentDomain(forName: domain) else { return found }
     return own[name] != nil ? found : system
   }
 
@@ -151,10 +166,10 @@ final class FoundationSuite: StoreBackend {
     tracking.access(path)
     // Moved into the case, not mapped: `Optional.map` copied the object once more.
     guard hasSystemFiles else {
-      guard let object = defaults.value.object(forKey: name) else { return nil }
+      guard let object = defaults.value?.object(forKey: name) else { return nil }
       return .other(object)
     }
-    return searched(name, found: defaults.value.object(forKey: name)).map(StoredObject.other)
+    return searched(name, found: defaults.value?.object(forKey: name)).map(StoredObject.other)
   }
 
   /// Foundation's own search list starts with the arguments: `object(forKey:)` returns
@@ -194,9 +209,9 @@ final class FoundationSuite: StoreBackend {
   /// Foundation's own write of `object` (`nil` removes).
   private func store(_ object: Any?, forKey name: String) {
     if let object {
-      defaults.value.set(object, forKey: name)
+      defaults.value?.set(object, forKey: name)
     } else {
-      defaults.value.removeObject(forKey: name)
+      defaults.value?.removeObject(forKey: name)
     }
   }
 
@@ -221,7 +236,7 @@ final class FoundationSuite: StoreBackend {
       let instance = defaults
       let context = context
       let made = FoundationChangeNotifications(
-        writer: ObjectIdentifier(self), read: { instance.value.object(forKey: $0) },
+        writer: ObjectIdentifier(self), read: { instance.value?.object(forKey: $0) },
         announce: { context.announce($0) })
       current = made
       return (made, true)
