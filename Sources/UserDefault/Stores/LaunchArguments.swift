@@ -35,8 +35,23 @@ enum LaunchArguments {
   }
 
   private static func parse() -> [String: StoredObject] {
+    objects(in: UserDefaults.standard.volatileDomain(forName: UserDefaults.argumentDomain))
+  }
+
+  /// The argument domain's values as the store holds them. Text becomes a Swift `String`
+  /// whatever class holds it: Darwin's domain holds `NSString`s, which would otherwise stay
+  /// ``StoredObject/other(_:)``, and a typed read converts only `.string` text (`-count 5`
+  /// would read the default and report a wrong type).
+  ///
+  /// - Parameter domain: The domain, as `volatileDomain(forName:)` gives it.
+  /// - Returns: Its property-list values; any other value is left out.
+  static func objects(in domain: [String: Any]) -> [String: StoredObject] {
     var values: [String: StoredObject] = [:]
-    for (key, value) in UserDefaults.standard.volatileDomain(forName: UserDefaults.argumentDomain) {
+    for (key, value) in domain {
+      if let text = value as? NSString {
+        values[key] = .string(String(text))
+        continue
+      }
       guard let object = try? PropertyListObject.validated(value) else { continue }
       values[key] = StoredObject(object)
     }

@@ -22,7 +22,10 @@ import Foundation
 ///   every 200 ms and on each flush; observers of the changed keys are told.
 /// - A damaged file is moved aside to `<suite>.plist.damaged-<date>-<id>` and reported;
 ///   the store keeps what it had in memory and never overwrites other data with
-///   emptiness. A missing parent directory, a read-only one, or no `HOME`: reported,
+///   emptiness. A file the process may not read (a mode; iOS's data protection before
+///   the first unlock) is left as it is and reported once: reads give the defaults, and
+///   writes wait in memory, merged into it when the poll finds it readable (observers are
+///   told of its values then). A missing parent directory, a read-only one, or no `HOME`: reported,
 ///   values stay in memory, nothing is written elsewhere.
 /// - `register(defaults:)` is per suite, unlike Foundation's process-wide registration.
 ///
@@ -156,6 +159,110 @@ public final class PreferencesStore: UserDefaults {
     let stored = fileStore.storedObject(
       forKey: defaultName, tracking: TrackedKeys.path(for: defaultName))
     return stored?.value(as: String.self).flatMap(URL.init(string:))
+  }
+
+  // MARK: Typed accessors
+
+  // Linux's Foundation routes these through `object(forKey:)` and `set(_:forKey:)`;
+  // Darwin's need not, so each is overridden to read or write the store itself. They
+  // convert as Apple documents, on every platform: a number reads as text, text such as
+  // "5" or "YES" as a number or a Boolean, a Boolean as 1 or 0. Each read is tracked by
+  // the Observation framework, as a typed key's read is.
+
+  /// The stored object of `name`, as every typed accessor reads it.
+  private func storedObject(forKey name: String) -> StoredObject? {
+    fileStore.storedObject(forKey: name, tracking: TrackedKeys.path(for: name))
+  }
+
+  /// What a numeric accessor reads from the stored object of `name`: a number as
+  /// `NSNumber` reads it (`number`), text as `NSString` does (`text`: "5", "2.5" and "YES"
+  /// each read as the accessor asks), anything else as `otherwise`.
+  private func converted<Result>(
+    _ name: String, number: (NSNumber) -> Result, text: (NSString) -> Result,
+    otherwise: Result
+  ) -> Result {
+    switch storedObject(forKey: name) {
+    case .int(let value): number(NSNumber(value: value))
+    case .double(let value): number(NSNumber(value: value))
+    case .bool(let value): number(NSNumber(value: value))
+    case .string(let value): text(NSString(string: value))
+    case .other(let object):
+      if let value = object as? NSNumber {
+        number(value)
+      } else if let value = object as? String {
+        text(NSString(string: value))
+      } else {
+        otherwise
+      }
+    case nil: otherwise
+    }
+  }
+
+  public override func string(forKey defaultName: String) -> String? {
+    switch storedObject(forKey: defaultName) {
+    case .string(let text): text
+    case .int(let value): NSNumber(value: value).stringValue
+    case .double(let value): NSNumber(value: value).stringValue
+    case .bool(let value): NSNumber(value: value).stringValue
+    case .other(let object): object as? String ?? (object as? NSNumber)?.stringValue
+    case nil: nil
+    }
+  }
+
+  public override func array(forKey defaultName: String) -> [Any]? {
+    storedObject(forKey: defaultName)?.object as? [Any]
+  }
+
+  public override func dictionary(forKey defaultName: String) -> [String: Any]? {
+    storedObject(forKey: defaultName)?.object as? [String: Any]
+  }
+
+  public override func data(forKey defaultName: String) -> Data? {
+    storedObject(forKey: defaultName)?.object as? Data
+  }
+
+  public override func stringArray(forKey defaultName: String) -> [String]? {
+    storedObject(forKey: defaultName)?.object as? [String]
+  }
+
+  /// The stored number (a real cut toward zero, a Boolean as 1 or 0), or text read as
+  /// an integer; 0 for anything else.
+  public override func integer(forKey defaultName: String) -> Int {
+    if case .int(let value)? = storedObject(forKey: defaultName) { return value }
+    return converted(defaultName, number: \.intValue, text: \.integerValue, otherwise: 0)
+  }
+
+  public override func float(forKey defaultName: String) -> Float {
+    converted(defaultName, number: \.floatValue, text: \.floatValue, otherwise: 0)
+  }
+
+  public override func double(forKey defaultName: String) -> Double {
+    if case .double(let value)? = storedObject(forKey: defaultName) { return value }
+    return converted(defaultName, number: \.doubleValue, text: \.doubleValue, otherwise: 0)
+  }
+
+  /// The stored Boolean, a number other than 0, or text such as "YES", "true" or "1".
+  public override func bool(forKey defaultName: String) -> Bool {
+    if case .bool(let value)? = storedObject(forKey: defaultName) { return value }
+    return converted(defaultName, number: \.boolValue, text: \.boolValue, otherwise: false)
+  }
+
+  public override func set(_ value: Int, forKey defaultName: String) {
+    fileStore.update(defaultName, to: value, trackingPath: nil)
+  }
+
+  /// Stored as the `Double` of the same value (a property list's real), which reads back
+  /// as this `Float` exactly.
+  public override func set(_ value: Float, forKey defaultName: String) {
+    fileStore.update(defaultName, to: Double(value), trackingPath: nil)
+  }
+
+  public override func set(_ value: Double, forKey defaultName: String) {
+    fileStore.update(defaultName, to: value, trackingPath: nil)
+  }
+
+  public override func set(_ value: Bool, forKey defaultName: String) {
+    fileStore.update(defaultName, to: value, trackingPath: nil)
   }
 
   // MARK: Writing

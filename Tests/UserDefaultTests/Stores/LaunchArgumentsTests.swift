@@ -1,0 +1,30 @@
+import Foundation
+import Testing
+
+@testable import UserDefault
+
+/// Darwin's argument domain holds `NSString`s, where Linux's holds Swift strings: both must
+/// become the text a typed read converts (`-count 5` read through a `Key<Int>`).
+@Suite struct LaunchArgumentsTests {
+  @Test func anNSStringArgumentIsText() throws {
+    let domain: [String: Any] = ["count": NSString(string: "5"), "name": "plain"]
+    // Without the bridge, the object would stay opaque to the conversion.
+    guard case .other = StoredObject(NSString(string: "5") as Any) else {
+      Issue.record("an NSString is expected to be an opaque object of its own")
+      return
+    }
+    let values = LaunchArguments.objects(in: domain)
+    guard case .string(let count)? = values["count"], case .string("plain")? = values["name"]
+    else {
+      Issue.record("arguments were not read as text: \(values)")
+      return
+    }
+    #expect(count == "5")
+    #expect(ArgumentText.readings(of: count).contains { $0 as? Int == 5 })
+  }
+
+  @Test func argumentsThatAreNotPropertyListsAreLeftOut() {
+    let values = LaunchArguments.objects(in: ["ok": 1, "bad": NSObject()])
+    #expect(values.keys.sorted() == ["ok"])
+  }
+}
