@@ -156,9 +156,7 @@ public final class PreferencesStore: UserDefaults {
   /// `Key<URL>` reads the same string and reports a value of another type). The read is
   /// tracked by the Observation framework, as a typed read is.
   public override func url(forKey defaultName: String) -> URL? {
-    let stored = fileStore.storedObject(
-      forKey: defaultName, tracking: TrackedKeys.path(for: defaultName))
-    return stored?.value(as: String.self).flatMap(URL.init(string:))
+    storedObject(forKey: defaultName)?.value(as: String.self).flatMap(URL.init(string:))
   }
 
   // MARK: Typed accessors
