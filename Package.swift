@@ -1,67 +1,75 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
+// 6.2: the library uses SendableMetatype (6.2) and Swift Testing's TestScoping (6.1).
 import CompilerPluginSupport
 import Foundation
 import PackageDescription
 
-/// Where the toolchain keeps the swift-syntax libraries its own macros use; the macro
-/// plugin builds against them because no package can be fetched
-/// (see shared notes: macros-offline). Found without a hard-coded path: an override in
-/// `USERDEFAULT_SWIFT_HOST_LIBS`, else the toolchain this manifest runs under (Linux maps
-/// its PackageDescription library), else `swift` on `PATH`.
-func toolchainHostLibraries() -> String {
-  let environment = ProcessInfo.processInfo.environment
-  if let override = environment["USERDEFAULT_SWIFT_HOST_LIBS"], !override.isEmpty {
-    return override
-  }
-  if let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8) {
-    for line in maps.split(separator: "\n") {
-      guard let start = line.firstIndex(of: "/"), line.hasSuffix("libPackageDescription.so")
-      else { continue }
+let environment = ProcessInfo.processInfo.environment
+
+/// The toolchain's own swift-syntax (`lib/swift/host`) if the macro can build against it:
+/// no fetch needed (shared notes: macros-offline), but only Linux toolchains ship its
+/// modules. `nil`: use the swift-syntax package. `USERDEFAULT_SWIFT_SYNTAX_PACKAGE=1` forces
+/// the package, for a build that already compiles it (two SwiftSyntax copies cannot meet).
+func toolchainHostLibraries() -> String? {
+  #if os(Linux)
+    guard environment["USERDEFAULT_SWIFT_SYNTAX_PACKAGE"] != "1" else { return nil }
+    /// `lib/swift` of the toolchain running this manifest: it maps its PackageDescription.
+    func runningToolchain() -> URL? {
+      let maps = (try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8)) ?? ""
+      guard
+        let line = maps.split(separator: "\n").first(where: {
+          $0.hasSuffix("/libPackageDescription.so")
+        }),
+        let start = line.firstIndex(of: "/")
+      else { return nil }
       var url = URL(fileURLWithPath: String(line[start...]))
-      while url.path != "/" && url.lastPathComponent != "swift" {
-        url.deleteLastPathComponent()
-      }
-      let host = url.appendingPathComponent("host").path
-      if FileManager.default.fileExists(atPath: host) { return host }
+      while url.path != "/" && url.lastPathComponent != "swift" { url.deleteLastPathComponent() }
+      return url
     }
-  }
-  for directory in (environment["PATH"] ?? "").split(separator: ":") {
-    let swift = URL(fileURLWithPath: String(directory)).appendingPathComponent("swift")
-    guard FileManager.default.isExecutableFile(atPath: swift.path) else { continue }
-    let toolchain = swift.resolvingSymlinksInPath().deletingLastPathComponent()
-      .deletingLastPathComponent()
-    return toolchain.appendingPathComponent("lib/swift/host").path
-  }
-  return "/usr/lib/swift/host"
+    /// `lib/swift` of the first `swift` on PATH.
+    func pathToolchain() -> URL? {
+      let swift = (environment["PATH"] ?? "").split(separator: ":").lazy
+        .map { URL(fileURLWithPath: String($0)).appendingPathComponent("swift") }
+        .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+      return swift?.resolvingSymlinksInPath().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("lib/swift")
+    }
+    // The override, checked like the rest; else this toolchain's copy or none (another
+    // toolchain's plugin messages may differ).
+    let override = environment["USERDEFAULT_SWIFT_HOST_LIBS"].flatMap { $0.isEmpty ? nil : $0 }
+    guard
+      let host = override
+        ?? (runningToolchain() ?? pathToolchain())?.appendingPathComponent("host").path,
+      ["SwiftSyntax", "SwiftCompilerPluginMessageHandling"].allSatisfy({
+        FileManager.default.fileExists(atPath: "\(host)/\($0).swiftmodule")
+      })
+    else { return nil }
+    return host
+  #else
+    return nil  // Xcode's toolchain ships no swift-syntax modules to build against.
+  #endif
 }
 
-/// Set `USERDEFAULT_SWIFT_SYNTAX_PACKAGE=1` when the build already compiles the swift-syntax
-/// package (another macro package): two copies of SwiftSyntax cannot meet in one build, so
-/// the macro then uses the package instead of the toolchain's copy, with no unsafe flags.
-/// Needs network access to fetch it (not tested on the offline build machines).
-let usesSwiftSyntaxPackage =
-  ProcessInfo.processInfo.environment["USERDEFAULT_SWIFT_SYNTAX_PACKAGE"] == "1"
-
 let hostLibraries = toolchainHostLibraries()
-let hostLibrarySettings: [SwiftSetting] =
-  usesSwiftSyntaxPackage ? [] : [.unsafeFlags(["-I", hostLibraries])]
+// The toolchain's libraries need unsafe flags (accepted from a dependency by version because
+// this manifest is tools-version 6.2); the package needs none, but a fetch and a build.
+let hostLibrarySettings: [SwiftSetting] = hostLibraries.map { [.unsafeFlags(["-I", $0])] } ?? []
 let hostLibraryLinking: [LinkerSetting] =
-  usesSwiftSyntaxPackage
-  ? [] : [.unsafeFlags(["-L", hostLibraries, "-Xlinker", "-rpath", "-Xlinker", hostLibraries])]
+  hostLibraries.map { [.unsafeFlags(["-L", $0, "-Xlinker", "-rpath", "-Xlinker", $0])] } ?? []
 let swiftSyntaxProducts: [Target.Dependency] =
-  usesSwiftSyntaxPackage
-  ? [
+  hostLibraries != nil
+  ? []
+  : [
     "SwiftSyntax", "SwiftSyntaxMacros", "SwiftSyntaxBuilder", "SwiftDiagnostics", "SwiftParser",
-    "SwiftSyntaxMacroExpansion", "SwiftCompilerPluginMessageHandling",
+    "SwiftSyntaxMacroExpansion", "_SwiftCompilerPluginMessageHandling",
   ].map { .product(name: $0, package: "swift-syntax") }
-  : []
 
 let package = Package(
   name: "UserDefault",
   // The floor is the Observation framework's: per-key Observation tracking sits in every
   // read. Everything later (Synchronization's Atomic and Mutex: macOS 15 / iOS 18) is kept
   // out of the libraries or gated with `#available`; scripts/check-availability.sh checks
-  // it. Apple platforms are not built by this project's CI (README, "Platforms").
+  // it here, and .github/workflows/apple-platforms.yml builds the Apple platforms.
   platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
   products: [
     .library(name: "UserDefault", targets: ["UserDefault"]),
@@ -71,8 +79,8 @@ let package = Package(
     .executable(name: "UserDefaultExample", targets: ["UserDefaultExample"]),
     .executable(name: "defaults", targets: ["defaults"]),
   ],
-  dependencies: usesSwiftSyntaxPackage
-    ? [.package(url: "https://github.com/swiftlang/swift-syntax.git", "600.0.0"..<"700.0.0")] : [],
+  dependencies: hostLibraries != nil
+    ? [] : [.package(url: "https://github.com/swiftlang/swift-syntax.git", "600.0.0"..<"700.0.0")],
   targets: [
     .target(name: "UserDefault"),
     .target(name: "SafeDefaultsKit", dependencies: ["UserDefault"]),

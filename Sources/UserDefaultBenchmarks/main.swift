@@ -58,26 +58,32 @@ let stopwatch = Stopwatch(
 // user's preferences are read or written, and raw Foundation starts from a full file.
 let scratchVariable = "USERDEFAULT_BENCHMARK_SCRATCH"
 guard let scratch = ProcessInfo.processInfo.environment[scratchVariable] else {
-  let scratch = NSTemporaryDirectory() + "UserDefaultBenchmarks-\(UUID().uuidString)"
-  try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
-  defer { try? FileManager.default.removeItem(atPath: scratch) }
-  for size in sizes {
-    var filler: [String: Any] = [:]
-    for index in 0..<size { filler["filler.\(index)"] = index }
-    let data = try PropertyListSerialization.data(
-      fromPropertyList: filler, format: .xml, options: 0)
-    for suite in ["raw-\(size)", "store-\(size)"] {
-      _ = FileManager.default.createFile(atPath: scratch + "/\(suite).plist", contents: data)
+  #if os(macOS) || os(Linux) || os(Windows)
+    let scratch = NSTemporaryDirectory() + "UserDefaultBenchmarks-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: scratch) }
+    for size in sizes {
+      var filler: [String: Any] = [:]
+      for index in 0..<size { filler["filler.\(index)"] = index }
+      let data = try PropertyListSerialization.data(
+        fromPropertyList: filler, format: .xml, options: 0)
+      for suite in ["raw-\(size)", "store-\(size)"] {
+        _ = FileManager.default.createFile(atPath: scratch + "/\(suite).plist", contents: data)
+      }
     }
-  }
-  let child = Process()
-  child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).absoluteURL
-  child.arguments = Array(CommandLine.arguments.dropFirst())
-  child.environment = ProcessInfo.processInfo.environment.merging(
-    [scratchVariable: scratch, "XDG_CONFIG_HOME": scratch, "HOME": scratch]) { $1 }
-  try child.run()
-  child.waitUntilExit()
-  exit(child.terminationStatus)
+    let child = Process()
+    child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).absoluteURL
+    child.arguments = Array(CommandLine.arguments.dropFirst())
+    child.environment = ProcessInfo.processInfo.environment.merging(
+      [scratchVariable: scratch, "XDG_CONFIG_HOME": scratch, "HOME": scratch]) { $1 }
+    try child.run()
+    child.waitUntilExit()
+    exit(child.terminationStatus)
+  #else
+    // No Process on iOS, tvOS, watchOS and visionOS: the benchmark cannot run itself again.
+    print("UserDefaultBenchmarks: not available on this platform")
+    exit(1)
+  #endif
 }
 
 // The suites' files as the parent wrote them, before any row writes to them: the cold
