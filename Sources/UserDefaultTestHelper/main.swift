@@ -446,6 +446,34 @@ case "unavailable" where arguments.count == 4:
   let merged = observed && (try? defaults.flushToDisk()) != nil
   observation.cancel()
   print(merged ? "merged \(defaults[kept]) reports \(reports.value)" : "timeout")
+case "instances" where arguments.count == 4:
+  // Makes, uses and drops <count> instances of a UserDefaults subclass (each gets a backend
+  // of its own) and as many named instances of <suite>, after a warm-up of 1,000 of each;
+  // prints "growth <bytes>": how much the resident set grew after the warm-up (Linux only:
+  // read from /proc/self/statm). Alone in its process, so no other test's memory counts.
+  #if os(Linux)
+    final class OwnStorageDefaults: UserDefaults {}
+    let key = UserDefaults.Key<Int>("instances.count", default: 0)
+    func useInstances(_ count: Int) {
+      for index in 0..<count {
+        let own = OwnStorageDefaults(suiteName: arguments[2])!
+        own[key] = index
+        guard own[key] == index else { exit(1) }
+        _ = UserDefaults(suiteName: arguments[2])![key]
+      }
+    }
+    func residentBytes() -> Int {
+      let statm = (try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8)) ?? ""
+      let pages = statm.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+      return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+    useInstances(1_000)
+    let before = residentBytes()
+    useInstances(Int(arguments[3])! - 1_000)
+    print("growth \(residentBytes() - before)")
+  #else
+    exit(2)
+  #endif
 case "migrate" where arguments.count == 4:
   // Runs four migrations that each count how often they ran ("ran.<n>" += 1). Mode
   // "hang-in-3" announces step 3 and then waits forever inside it, to be killed.
