@@ -236,7 +236,8 @@ final class FoundationSuite: StoreBackend {
       let instance = defaults
       let context = context
       let made = FoundationChangeNotifications(
-        writer: ObjectIdentifier(self), read: { instance.value?.object(forKey: $0) },
+        instance: instance.value, writer: ObjectIdentifier(self),
+        read: { instance.value?.object(forKey: $0) },
         announce: { context.announce($0) })
       current = made
       return (made, true)
