@@ -48,6 +48,11 @@ enum FoundationInstances {
 
   private static let table = Lock(Table())
 
+  /// The instances remembered that are still alive.
+  static func liveInstances() -> [UserDefaults] {
+    table.withLock { $0.known.values.compactMap(\.instance) }
+  }
+
   /// The number of instances remembered, stale entries included (for tests).
   static var rememberedCount: Int { table.withLock { $0.known.count } }
 
@@ -87,6 +92,7 @@ enum FoundationInstances {
 
   private static func resolve(_ defaults: UserDefaults, suiteField: String) -> FoundationSuite {
     if let backend = table.withLock({ $0.backend(of: defaults) }) { return backend }
+    ExitFlush.install()
     let suite = Suite(of: defaults, suiteField: suiteField)
     let backend: FoundationSuite
     switch suite {

@@ -51,16 +51,3 @@ enum SuiteRegistry {
     table.withLock { Array($0.foundationSuites.values) }
   }
 }
-
-/// Saves every suite with unsaved writes when the process exits normally.
-enum ExitFlush {
-  /// Installs the exit hook once; later calls cost one check.
-  static func install() { _ = installed }
-
-  private static let installed: Void = {
-    atexit {
-      for store in SuiteRegistry.fileStores() { try? store.flush() }
-      FoundationSaving.saveNow()
-    }
-  }()
-}
