@@ -90,10 +90,25 @@ package struct PreferencesFile: Sendable {
 
   /// The preferences directory: `$XDG_CONFIG_HOME` when it is an absolute path, else
   /// `$HOME/.config` (where Foundation keeps preferences on Linux); `nil` when neither is
-  /// usable.
+  /// usable. On Apple platforms, where those variables depend on how an app was started,
+  /// `Preferences` in the app's own folder of Application Support (in its container when
+  /// sandboxed): `<Application Support>/<bundle identifier, else process name>/Preferences`;
+  /// on tvOS the same under `Caches`, the only place an app may keep files there.
   static func defaultDirectory(
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) -> String? {
+    #if canImport(Darwin)
+      #if os(tvOS)
+        // tvOS lets an app keep files only in its caches, which the system may purge.
+        let place = FileManager.SearchPathDirectory.cachesDirectory
+      #else
+        let place = FileManager.SearchPathDirectory.applicationSupportDirectory
+      #endif
+      if let support = FileManager.default.urls(for: place, in: .userDomainMask).first {
+        let owner = Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName
+        return support.appendingPathComponent(owner).appendingPathComponent("Preferences").path
+      }
+    #endif
     if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") { return xdg }
     if let home = environment["HOME"], !home.isEmpty { return home + "/.config" }
     return nil
@@ -312,14 +327,14 @@ package struct PreferencesFile: Sendable {
     guard descriptor >= 0 else {
       if errno == ENOENT || errno == ENOTDIR { return .missing }
       if Unavailable.isUnavailable(errno) {
-        return .unavailable(Unavailable(path: path, reason: String(cString: strerror(errno))))
+        return .unavailable(Unavailable(path: path, reason: Self.describe(errno)))
       }
-      return .unusable("it cannot be read (\(String(cString: strerror(errno))))")
+      return .unusable("it cannot be read (\(Self.describe(errno)))")
     }
     defer { close(descriptor) }
     var info = stat()
     guard fstat(descriptor, &info) == 0 else {
-      return .unusable("it cannot be examined (\(String(cString: strerror(errno))))")
+      return .unusable("it cannot be examined (\(Self.describe(errno)))")
     }
     guard (info.st_mode & S_IFMT) == S_IFREG else {
       let what = (info.st_mode & S_IFMT) == S_IFDIR ? "a directory" : "not a regular file"
@@ -327,13 +342,13 @@ package struct PreferencesFile: Sendable {
     }
     let size = Int(info.st_size) + 1
     guard let bytes = Self.spareBytes.take(forBytes: size) ?? FileBytes(capacity: size) else {
-      return .unusable("it cannot be read (\(String(cString: strerror(ENOMEM))))")
+      return .unusable("it cannot be read (\(Self.describe(ENOMEM)))")
     }
     defer { Self.spareBytes.keep(bytes) }
     do throws(FileBytes.ReadFailure) {
       try bytes.read(from: descriptor, expecting: Int(info.st_size))
     } catch {
-      return .unusable("it cannot be read (\(String(cString: strerror(error.code))))")
+      return .unusable("it cannot be read (\(Self.describe(error.code)))")
     }
     switch bytes.withBytes({ Self.parse($0, indexing: indexing) }) {
     case .success(let parsed):
@@ -544,7 +559,7 @@ package struct PreferencesFile: Sendable {
     let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else {
       throw DefaultsError(
-        .failedSave, "cannot create a file in \(directory): \(String(cString: strerror(errno)))")
+        .failedSave, "cannot create a file in \(directory): \(Self.describe(errno))")
     }
     var failure: String?
     data.withUnsafeBytes { bytes in
@@ -554,24 +569,24 @@ package struct PreferencesFile: Sendable {
           descriptor, bytes.baseAddress! + written, bytes.count - written)
         if count < 0 && errno == EINTR { continue }
         guard count > 0 else {
-          failure = String(cString: strerror(errno))
+          failure = Self.describe(errno)
           return
         }
         written += count
       }
     }
-    if failure == nil && fsync(descriptor) != 0 { failure = String(cString: strerror(errno)) }
+    if failure == nil && Self.synchronize(descriptor) != 0 { failure = Self.describe(errno) }
     var info = stat()
     let identity = fstat(descriptor, &info) == 0 ? Identity(info) : nil
     close(descriptor)
-    if failure == nil && rename(temporary, path) != 0 { failure = String(cString: strerror(errno)) }
+    if failure == nil && rename(temporary, path) != 0 { failure = Self.describe(errno) }
     if let failure {
       unlink(temporary)
       throw DefaultsError(.failedSave, "cannot write \(path): \(failure)")
     }
     let directoryDescriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     if directoryDescriptor >= 0 {
-      fsync(directoryDescriptor)
+      _ = Self.synchronize(directoryDescriptor)
       close(directoryDescriptor)
     }
     return identity ?? self.identity()
@@ -584,19 +599,46 @@ package struct PreferencesFile: Sendable {
     return stat(directory, &info) == 0
   }
 
-  /// Makes the preferences directory (mode 0700) when its parent exists.
+  /// Makes the preferences directory (mode 0700) when its parent exists; on Apple
+  /// platforms with the directories above it too, since an app's Application Support
+  /// directory does not exist until someone makes it.
   func prepareDirectory() throws(DefaultsError) {
     var info = stat()
     if stat(directory, &info) == 0 {
       if (info.st_mode & S_IFMT) == S_IFDIR { return }
       throw DefaultsError(.failedSave, "\(directory) is not a directory")
     }
-    if mkdir(directory, 0o700) != 0 {
-      throw DefaultsError(
-        .failedSave,
-        "cannot create the preferences directory \(directory): \(String(cString: strerror(errno)))")
-    }
+    #if canImport(Darwin)
+      do {
+        try FileManager.default.createDirectory(
+          atPath: directory, withIntermediateDirectories: true,
+          attributes: [.posixPermissions: 0o700])
+      } catch {
+        throw DefaultsError(
+          .failedSave,
+          "cannot create the preferences directory \(directory): \(error.localizedDescription)")
+      }
+    #else
+      if mkdir(directory, 0o700) != 0 {
+        throw DefaultsError(
+          .failedSave,
+          "cannot create the preferences directory \(directory): \(Self.describe(errno))")
+      }
+    #endif
   }
+
+  /// Makes what was written through `descriptor` durable. On Darwin `fsync` only hands the
+  /// data to the drive, whose cache a power cut can lose; `F_FULLFSYNC` flushes that cache
+  /// too (`fsync` remains where a file system refuses it).
+  private static func synchronize(_ descriptor: Int32) -> Int32 {
+    #if canImport(Darwin)
+      if fcntl(descriptor, F_FULLFSYNC) == 0 { return 0 }
+    #endif
+    return fsync(descriptor)
+  }
+
+  /// The system's words for the error `code` (an `errno` value).
+  static func describe(_ code: Int32) -> String { String(cString: strerror(code)) }
 }
 
 // MARK: Reporting

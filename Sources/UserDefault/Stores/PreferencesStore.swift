@@ -43,7 +43,9 @@ public final class PreferencesStore: UserDefaults {
   static let pollInterval: Duration = .milliseconds(200)
 
   /// A store for the suite `suiteName` (`nil` for the program's standard suite) in the
-  /// preferences directory (`$XDG_CONFIG_HOME`, else `$HOME/.config`), or in `directory`.
+  /// preferences directory (`$XDG_CONFIG_HOME`, else `$HOME/.config`; on Apple platforms
+  /// `<Application Support>/<bundle identifier>/Preferences`, under `Caches` on tvOS), or
+  /// in `directory`.
   ///
   /// Every object made for the same file in this process is the same suite: they share
   /// one set of values, registered defaults, cache and observers, and a write made
@@ -90,7 +92,9 @@ public final class PreferencesStore: UserDefaults {
 
   /// The directory stores use when given none: `$XDG_CONFIG_HOME` when it is an absolute
   /// path, else `$HOME/.config` (where Foundation keeps preferences on Linux); `nil` when
-  /// neither variable is usable.
+  /// neither variable is usable. On Apple platforms
+  /// `<Application Support>/<bundle identifier, else process name>/Preferences` (tvOS:
+  /// under `Caches`), whatever the environment.
   package static var defaultDirectory: String? { PreferencesFile.defaultDirectory() }
 
   /// The path of this store's file; `nil` for an in-memory store or one whose directory
