@@ -106,7 +106,8 @@ struct RoundTripTests {
     #expect(suite.defaults.string(forKey: name) == #"{"age":36,"name":"Ada"}"#)
   }
 
-  @Test("Values survive a restart of the process (helper writes, a second helper reads)")
+  @Test(
+    "Values survive a restart of the process (helper writes, a second helper reads)", .linuxFiles)
   func valuesSurviveAProcessRestart() throws {
     let directory = TemporaryDirectory()
     let suite = "roundtrip-\(UUID().uuidString)"

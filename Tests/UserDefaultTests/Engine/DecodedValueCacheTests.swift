@@ -77,7 +77,7 @@ struct DecodedValueCacheTests {
     }
   }
 
-  @Test("Another process's write is seen after the store's poll (bounded wait)")
+  @Test("Another process's write is seen after the store's poll (bounded wait)", .linuxFiles)
   func anotherProcessWriteIsSeen() throws {
     let directory = TemporaryDirectory()
     Diagnostics.installRecorder()

@@ -81,7 +81,7 @@ struct OneEnginePerSuiteTests {
 
   @Test(
     "Item 2: a store object released within its flush window still saves its write",
-    arguments: ["exit", "wait"])
+    .linuxFiles, arguments: ["exit", "wait"])
   func releasedStoreSavesItsWrite(_ ending: String) throws {
     let directory = TemporaryDirectory()
     let result = try ChildProcess.run(
@@ -92,7 +92,9 @@ struct OneEnginePerSuiteTests {
     #expect(values["count"] as? Int == 5)
   }
 
-  @Test("Item 3: on the default path a damaged file is moved aside byte for byte, not overwritten")
+  @Test(
+    "Item 3: on the default path a damaged file is moved aside byte for byte, not overwritten",
+    .linuxFiles)
   func damagedFileOnTheDefaultPathIsMovedAside() throws {
     let directory = TemporaryDirectory()
     let path = directory.path + "/damaged.plist"
@@ -116,6 +118,7 @@ struct OneEnginePerSuiteTests {
 
   @Test(
     "The default path saves the latest write of each key, whatever order keys are written in",
+    .linuxFiles,
     arguments: [
       // Steps, then what the file holds after them.
       (["a=1", "b=2", "a=3", "save"], ["a": 3, "b": 2]),
@@ -137,7 +140,7 @@ struct OneEnginePerSuiteTests {
     #expect(values.mapValues { $0 as? Int } == expected.mapValues { $0 })
   }
 
-  @Test("A save that fails again and again on the default path is reported once")
+  @Test("A save that fails again and again on the default path is reported once", .linuxFiles)
   func repeatedSaveFailureIsReportedOnce() throws {
     let directory = TemporaryDirectory()
     let notADirectory = directory.path + "/config"
@@ -151,7 +154,9 @@ struct OneEnginePerSuiteTests {
     #expect(reports.count == 1, "\(result.error)")
   }
 
-  @Test("Item 3: on the default path the library's keys are merged into the file, others kept")
+  @Test(
+    "Item 3: on the default path the library's keys are merged into the file, others kept",
+    .linuxFiles)
   func defaultPathMergesIntoTheFile() throws {
     let directory = TemporaryDirectory()
     let path = directory.path + "/merged.plist"
@@ -169,7 +174,7 @@ struct OneEnginePerSuiteTests {
 
   @Test(
     "Item 4: a Foundation suite name that leaves the preferences directory is refused and reported",
-    arguments: ["../escape", "..", ".", "a/b"])
+    .linuxFiles, arguments: ["../escape", "..", ".", "a/b"])
   func escapingFoundationSuiteNameIsRefused(_ name: String) throws {
     let root = TemporaryDirectory()
     let config = root.path + "/config"

@@ -132,7 +132,7 @@ struct MigrationTests {
     return (1...4).map { store.integer(forKey: "ran.\($0)") } + [Migrations.version(of: store)]
   }
 
-  @Test("A run killed inside a step is finished by the next run; no step runs twice")
+  @Test("A run killed inside a step is finished by the next run; no step runs twice", .linuxFiles)
   func interruptedRunIsFinishedByTheNext() throws {
     let directory = TemporaryDirectory()
     let environment = ["XDG_CONFIG_HOME": directory.path, "HOME": directory.path]
@@ -149,7 +149,7 @@ struct MigrationTests {
     #expect(try counts(directory) == [1, 1, 1, 1, 4])
   }
 
-  @Test("Two processes migrating at once run each step once")
+  @Test("Two processes migrating at once run each step once", .linuxFiles)
   func concurrentRunsRunEachStepOnce() throws {
     let directory = TemporaryDirectory()
     let environment = ["XDG_CONFIG_HOME": directory.path, "HOME": directory.path]

@@ -147,7 +147,7 @@ struct FileFormatTests {
     #expect(text == "kept 3 773323669.081678 true\n")
   }
 
-  @Test("The default path's saver rewrites a binary file as binary")
+  @Test("The default path's saver rewrites a binary file as binary", .linuxFiles)
   func saverKeepsBinary() throws {
     let directory = TemporaryDirectory()
     try Self.binaryFile(at: directory.path + "/macsuite.plist")
@@ -185,7 +185,9 @@ struct FileFormatTests {
     }
   }
 
-  @Test("The default path's saver writes an XML file given a fractional date as binary, reported")
+  @Test(
+    "The default path's saver writes an XML file given a fractional date as binary, reported",
+    .linuxFiles)
   func saverTurnsXMLBinaryForADate() throws {
     let directory = TemporaryDirectory()
     let suite = "xmlsuite"

@@ -215,7 +215,7 @@ struct PreferencesStoreTests {
     #expect(other.integer(forKey: "n") == 3)
   }
 
-  @Test func foundationUserDefaultsFileIsReadByTheStore() throws {
+  @Test(.linuxFiles) func foundationUserDefaultsFileIsReadByTheStore() throws {
     let directory = TemporaryDirectory()
     let environment = ["XDG_CONFIG_HOME": directory.path, "HOME": directory.path]
     let suite = "fromfoundation"
@@ -323,7 +323,7 @@ struct PreferencesStoreTests {
     }
   }
 
-  @Test("Another process's flushed write is noticed within the poll interval")
+  @Test("Another process's flushed write is noticed within the poll interval", .linuxFiles)
   func otherProcessWritesAreNoticed() throws {
     let directory = TemporaryDirectory()
     let environment = ["XDG_CONFIG_HOME": directory.path, "HOME": directory.path]
@@ -385,7 +385,18 @@ struct PreferencesStoreTests {
 
 @Suite("Where preferences live when the environment is odd")
 struct PreferencesDirectoryTests {
-  @Test("A relative XDG_CONFIG_HOME with HOME unset is reported as relative, not as unset")
+  /// Darwin's own expectation: an app's Application Support, whatever the environment.
+  @Test func applePlatformsUseApplicationSupport() throws {
+    #if canImport(Darwin)
+      let directory = try #require(
+        PreferencesFile.defaultDirectory(environment: ["XDG_CONFIG_HOME": "/elsewhere"]))
+      #expect(directory.hasSuffix("/Preferences") && directory.contains("Application Support"))
+    #endif
+  }
+
+  @Test(
+    "A relative XDG_CONFIG_HOME with HOME unset is reported as relative, not as unset",
+    .linuxFiles)
   func relativeConfigHomeIsNamed() {
     let environment = ["XDG_CONFIG_HOME": "config"]
     #expect(PreferencesFile.defaultDirectory(environment: environment) == nil)

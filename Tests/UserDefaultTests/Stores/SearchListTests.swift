@@ -5,7 +5,7 @@ import Testing
 
 /// The search list (issue 27): launch arguments, the suite's file, system-wide files of
 /// `XDG_CONFIG_DIRS`, the global domain, registered defaults, first match winning.
-@Suite("The search list: arguments, system-wide files, the global domain")
+@Suite("The search list: arguments, system-wide files, the global domain", .linuxFiles)
 struct SearchListTests {
   /// What every surface of the helper's `search-list` mode printed, as `surface key` →
   /// value, and its standard error.

@@ -240,7 +240,7 @@ enum FaultCorpus {
   }
 }
 
-@Suite("The store under faults (real processes)")
+@Suite("The store under faults (real processes)", .linuxFiles)
 struct StoreFaultTests {
   @Test("The corpus holds at least 300 cases")
   func corpusIsLargeEnough() {

@@ -6,7 +6,7 @@ import Testing
 /// Real processes racing on one suite while busy loops load every core. CI also runs
 /// these against a release build of the helper (`USERDEFAULT_TEST_HELPERS`), because
 /// optimised code crashed where a debug build never did.
-@Suite("The store's processes under contention", .serialized)
+@Suite("The store's processes under contention", .serialized, .linuxFiles)
 struct StoreProcessStressTests {
   @Test(
     "100 rounds: a writer killed with SIGKILL mid-write leaves a whole file with every flushed value"

@@ -8,7 +8,7 @@ import Testing
 /// for byte, reads give the defaults, it is reported once, and a write made meanwhile is
 /// merged into it once it can be read. Regression: such a file was moved aside as damaged,
 /// and the live file then held only the new key.
-@Suite struct UnavailableFileTests {
+@Suite(.linuxFiles) struct UnavailableFileTests {
   /// How the child is started so that the file's mode binds it: as root, which reads any
   /// file, with the capabilities that bypass file modes dropped (`setpriv`, util-linux).
   static var launcher: [String] {

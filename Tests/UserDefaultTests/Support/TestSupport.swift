@@ -48,6 +48,21 @@ enum Diagnostics {
   }
 }
 
+extension Trait where Self == ConditionTrait {
+  /// For a test of what Linux does with files: Foundation's suites kept in
+  /// `$XDG_CONFIG_HOME` files that the library saves, and stores found through
+  /// `XDG_CONFIG_HOME` and `XDG_CONFIG_DIRS` by child processes. On Apple platforms
+  /// `cfprefsd` owns Foundation's files and ignores `HOME`, and a store's default directory
+  /// is Application Support, so these tests do not apply there.
+  static var linuxFiles: Self {
+    #if os(Linux)
+      .enabled(if: true)
+    #else
+      .disabled("Linux's preference files: cfprefsd and Application Support on Apple platforms")
+    #endif
+  }
+}
+
 /// A unique key name for one test.
 func uniqueKey(_ label: String = #function) -> String {
   "\(label.prefix(while: { $0 != "(" })).\(UUID().uuidString.prefix(8))"
@@ -64,6 +79,13 @@ struct ChildProcess {
     {
       return URL(fileURLWithPath: directory)
     }
+    #if canImport(Darwin)
+      // On a Mac the runner is the toolchain's (xctest, swiftpm-testing-helper); the tests
+      // are a bundle in the build directory, beside the package's executables.
+      if let bundle = Bundle.allBundles.first(where: { $0.bundlePath.hasSuffix(".xctest") }) {
+        return bundle.bundleURL.deletingLastPathComponent()
+      }
+    #endif
     return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
   }
 

@@ -126,7 +126,7 @@ struct ObservationFormsTests {
     }
   }
 
-  @Test func everyFormHearsAnotherProcessWithinABound() async throws {
+  @Test(.linuxFiles) func everyFormHearsAnotherProcessWithinABound() async throws {
     let directory = TemporaryDirectory()
     Diagnostics.installRecorder()
     let store = try PreferencesStore(suiteName: "observed", directory: directory.path)

@@ -3,7 +3,7 @@ import Testing
 
 /// The behaviours of macOS `defaults(1)` that setup scripts rely on, each pinned down by
 /// running the tool as a process in a sandbox.
-@Suite("defaults: behaves as macOS defaults(1)")
+@Suite("defaults: behaves as macOS defaults(1)", .linuxFiles)
 struct DefaultsMacOSBehaviourTests {
   typealias Sandbox = DefaultsToolProcessTests.Sandbox
 

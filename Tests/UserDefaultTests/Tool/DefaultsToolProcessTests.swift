@@ -5,7 +5,7 @@ import Testing
 
 /// The `defaults` executable run as a real process against a temporary preferences
 /// directory.
-@Suite("defaults: the tool as a process")
+@Suite("defaults: the tool as a process", .linuxFiles)
 struct DefaultsToolProcessTests {
   final class Sandbox {
     let directory = TemporaryDirectory()
