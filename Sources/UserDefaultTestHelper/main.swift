@@ -43,15 +43,22 @@ struct Sample {
 
 /// The key is made by the caller, where its value type is known: a key's initializer takes
 /// only types the library can store, which a generic `Value` is not known to be.
-func sample<Value: Equatable & Sendable>(_ key: UserDefaults.Key<Value>, _ value: Value) -> Sample {
+/// `toTheBit`: the text must match too, so `-0.0` is not taken for `0.0` (for numbers and
+/// dates, whose text is stable; not for sets, whose order is not).
+func sample<Value: Equatable & Sendable>(
+  _ key: UserDefaults.Key<Value>, _ value: Value, toTheBit: Bool = false
+) -> Sample {
   Sample(
     name: key.name, write: { $0[key] = value },
     check: { defaults in
       let read = defaults[key]
-      return read == value || "\(read)" == "\(value)" && "\(value)" == "nan"
-        ? nil : "wrote \(value), read \(read)"
+      let equal = read == value || "\(read)" == "\(value)" && "\(value)" == "nan"
+      return equal && (!toTheBit || "\(read)" == "\(value)") ? nil : "wrote \(value), read \(read)"
     })
 }
+
+/// A date with a fraction of a second, as `Date()` gives.
+let moment = Date(timeIntervalSinceReferenceDate: 752_000_123.456_789)
 
 let samples: [Sample] = [
   sample(.init("bool", default: false), true),
@@ -79,9 +86,27 @@ let samples: [Sample] = [
   sample(.init("uint16", default: 0), UInt16.max),
   sample(.init("uint32", default: 0), UInt32.max),
   sample(.init("uint64", default: 0), UInt64.max),
-  sample(.init("float", default: 0), Float(0.1)),
+  sample(.init("float", default: 0), Float(0.1), toTheBit: true),
   sample(.init("double", default: 0), 0.1 + 0.2),
-  sample(.init("negativeZero", default: 1), -0.0),
+  sample(.init("negativeZero", default: 1), -0.0, toTheBit: true),
+  sample(.init("moment", default: .distantFuture), moment, toTheBit: true),
+  sample(.init("distantPast", default: .now), Date.distantPast, toTheBit: true),
+  sample(.init("distantFuture", default: .now), Date.distantFuture, toTheBit: true),
+  sample(
+    .init("before1970", default: .now), Date(timeIntervalSince1970: -0.25), toTheBit: true),
+  sample(
+    .init("dates", default: []),
+    [moment, .distantPast, .distantFuture, Date(timeIntervalSince1970: -0.25)]),
+  sample(
+    .init("datesByName", default: [:]),
+    ["moment": moment, "zero": Date(timeIntervalSinceReferenceDate: -0.0)]),
+  sample(.init("negativeZeros", default: []), [-0.0, 0.0, -0.0]),
+  sample(
+    .init("decimal29", default: 0), Decimal(string: "12345678901234567890.123456789")!,
+    toTheBit: true),
+  sample(
+    .init("escapedURL", default: URL(string: "about:blank")!),
+    URL(string: "https://example.com/a%20b/%C3%A9?q=a%26b&r=1#frag%20x")!),
   sample(.init("infinity", default: 0), -Double.infinity),
   sample(.init("nan", default: 0), Double.nan),
   sample(.init("intArray", default: []), [1, 2, 3]),
@@ -474,6 +499,31 @@ case "instances" where arguments.count == 4:
   #else
     exit(2)
   #endif
+case "synchronize" where arguments.count == 4:
+  // synchronize <suite> <foundation|store>: writes every sample, saves it, calls
+  // synchronize() twice (Foundation's own, on a Foundation instance: it writes XML and
+  // reads it back), prints "<name> MISMATCH-AFTER-SYNC <details>" for each value that
+  // changed, and saves again. A later `read` (Foundation) or `exact-read` (store) child
+  // checks the file.
+  let synchronized: UserDefaults =
+    arguments[3] == "store" ? try! PreferencesStore(suiteName: arguments[2]) : defaults
+  for sample in samples { sample.write(synchronized) }
+  try? synchronized.flushToDisk()
+  _ = synchronized.synchronize()
+  _ = synchronized.synchronize()
+  for sample in samples {
+    if let problem = sample.check(synchronized) {
+      print("\(sample.name) MISMATCH-AFTER-SYNC \(problem)")
+    }
+  }
+  try? synchronized.flushToDisk()
+  print("synchronized")
+case "exact-read" where arguments.count == 3:
+  // exact-read <suite>: as `read`, through the library's store of the suite.
+  let store = try! PreferencesStore(suiteName: arguments[2])
+  for sample in samples {
+    print("\(sample.name) \(sample.check(store).map { "MISMATCH \($0)" } ?? "ok")")
+  }
 case "migrate" where arguments.count == 4:
   // Runs four migrations that each count how often they ran ("ran.<n>" += 1). Mode
   // "hang-in-3" announces step 3 and then waits forever inside it, to be killed.

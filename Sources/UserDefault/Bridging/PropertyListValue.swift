@@ -15,6 +15,10 @@ import Foundation
 /// | `Date` | itself, a date | what every reader of the file sees; exact (an XML file given a fraction of a second is written as binary); a `Double` written by an earlier version reads back too |
 /// | arrays, `[String: …]` | arrays and dictionaries of the above | native |
 ///
+/// On a Foundation instance on Linux, a backend stores a `Date` with a fraction of a second
+/// as its seconds and `-0.0` as the text `"-0.0"`, so that Foundation's own `synchronize()`
+/// (which writes XML and reads it back) changes neither; both read back here.
+///
 /// Reading is lenient where nothing is lost (any number that fits the integer type, a
 /// `Date` object for a `Date`) and strict otherwise: a value of another type or out of
 /// range throws ``DefaultsError`` with ``DefaultsDiagnostic/Kind/wrongType``.

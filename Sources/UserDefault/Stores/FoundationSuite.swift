@@ -178,7 +178,9 @@ final class FoundationSuite: StoreBackend {
     LaunchArguments.value(forKey: name)
   }
 
-  func update(_ name: String, to object: Any?, trackingPath: TrackedKeys.Path?) {
+  func update(_ name: String, to written: Any?, trackingPath: TrackedKeys.Path?) {
+    // Foundation's own `synchronize()` must not change what was written (Linux).
+    let object = written.map(FoundationFileForm.exact)
     // The old object is fetched only when someone will be told about the change: an
     // unobserved write costs what Foundation's own `set` costs (and is announced as a
     // change from nothing, for the Observation framework).

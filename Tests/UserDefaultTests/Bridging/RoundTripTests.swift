@@ -125,4 +125,29 @@ struct RoundTripTests {
     #expect(lines.count >= 30)
     for line in lines { #expect(line.hasSuffix(" ok"), "\(line)") }
   }
+
+  /// Foundation's own `synchronize()` on Linux writes XML, which keeps dates to whole
+  /// seconds and `-0.0` as `0.0`, and its next call reads that file back into memory:
+  /// every sample must read back to the bit in the process that synchronized, and in
+  /// processes that read the file afterwards through either backend.
+  @Test(
+    "Values are exact after synchronize() twice, and in processes that read the file next",
+    .linuxFiles, arguments: ["foundation", "store"])
+  func valuesSurviveSynchronize(_ backend: String) throws {
+    let directory = TemporaryDirectory()
+    let suite = "synchronized-\(UUID().uuidString)"
+    let environment = ["XDG_CONFIG_HOME": directory.path, "HOME": directory.path]
+    let write = try ChildProcess.run(
+      "UserDefaultTestHelper", ["synchronize", suite, backend], environment: environment)
+    #expect(write.status == 0, "\(write.error)")
+    #expect(write.output == "synchronized\n", "in-process mismatches: \(write.output)")
+    for reader in ["read", "exact-read"] {
+      let read = try ChildProcess.run(
+        "UserDefaultTestHelper", [reader, suite], environment: environment)
+      #expect(read.status == 0, "\(read.error)")
+      let lines = read.output.split(separator: "\n")
+      #expect(lines.count >= 40)
+      for line in lines { #expect(line.hasSuffix(" ok"), "\(reader): \(line)") }
+    }
+  }
 }

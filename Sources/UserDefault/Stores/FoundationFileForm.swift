@@ -1,0 +1,66 @@
+import Foundation
+
+/// The form of a stored object that Foundation's own `synchronize()` on Linux keeps
+/// exactly.
+///
+/// `synchronize()` writes the suite's domain as an XML property list and, on its next
+/// call, reads that file back into the instance's memory (measured with plain Foundation,
+/// swift-corelibs-foundation 6.3.1). XML keeps a `<date>` to whole seconds, rounding down
+/// (a quarter second before 1970 becomes a whole second before it), and writes `-0.0` as
+/// `0.0`; every other property-list value survives, reals with all 17 digits. Legacy code
+/// calls `synchronize()` all the time, so a Foundation suite's objects are stored in a form
+/// that survives it, and the library's readers turn them back:
+///
+/// | value | stored on a Linux Foundation instance as | what a plain Foundation reader sees |
+/// |---|---|---|
+/// | a `Date` of whole seconds, from `distantPast` to `distantFuture` | itself | a `Date` |
+/// | any other `Date` (a fraction, `-0.0` seconds, beyond those bounds) | its seconds since 2001 | a `Double` |
+/// | `-0.0` | the text `"-0.0"` | a `String` (`double(forKey:)` parses it) |
+///
+/// inside arrays and dictionaries too. Everything else is stored as it is. A
+/// ``PreferencesStore`` and Foundation on Apple platforms write binary files, which keep
+/// all of these: there, values are stored as themselves.
+enum FoundationFileForm {
+  /// `object` in the form that survives Foundation's XML; `object` itself when it needs
+  /// none. Cost: a few type checks for a scalar; a pass over the elements of a container.
+  static func exact(_ object: Any) -> Any {
+    #if canImport(Darwin)
+      return object
+    #else
+      if let date = object as? Date {
+        let seconds = date.timeIntervalSinceReferenceDate
+        return isWholeXMLDate(seconds) ? object : exact(seconds)
+      }
+      if let number = object as? Double {
+        return number == 0 && number.sign == .minus ? "-0.0" : object
+      }
+      if let array = object as? [Any] {
+        return array.contains(where: needsChange) ? array.map(exact) : object
+      }
+      if let dictionary = object as? [String: Any] {
+        return dictionary.values.contains(where: needsChange)
+          ? dictionary.mapValues(exact) : object
+      }
+      return object
+    #endif
+  }
+
+  /// Whether ``exact(_:)`` changes `object`.
+  private static func needsChange(_ object: Any) -> Bool {
+    if let date = object as? Date { return !isWholeXMLDate(date.timeIntervalSinceReferenceDate) }
+    if let number = object as? Double { return number == 0 && number.sign == .minus }
+    if let array = object as? [Any] { return array.contains(where: needsChange) }
+    if let dictionary = object as? [String: Any] {
+      return dictionary.values.contains(where: needsChange)
+    }
+    return false
+  }
+
+  /// Whether an XML `<date>` holds `seconds` (since 2001) exactly.
+  private static func isWholeXMLDate(_ seconds: Double) -> Bool {
+    seconds.rounded(.towardZero) == seconds && !(seconds == 0 && seconds.sign == .minus)
+      && (Date.distantPast
+        .timeIntervalSinceReferenceDate...Date.distantFuture.timeIntervalSinceReferenceDate)
+        .contains(seconds)
+  }
+}
