@@ -196,6 +196,18 @@ func printSearchList() {
   // A RawRepresentable from its raw value's text, a Codable from its JSON text.
   print("raw level", defaults[UserDefaults.Key<Level>("level", default: .low)])
   print("codable point", defaults[UserDefaults.Key<Point>("point", default: Point(x: -1))].x)
+  // The launch-argument table's other rows: seconds since 1970, the URL's text, the UUID's,
+  // the bytes in hexadecimal.
+  let lastRun = defaults[UserDefaults.Key<Date>("lastRun", default: .distantPast)]
+  print("date lastRun", lastRun.timeIntervalSince1970)
+  print("url site", defaults[UserDefaults.Key<URL>("site", default: URL(string: "about:blank")!)])
+  print(
+    "uuid id",
+    defaults[
+      UserDefaults.Key<UUID>(
+        "id", default: UUID(uuidString: "00000000-0000-0000-0000-000000000000")!)])
+  let blob = defaults[UserDefaults.Key<Data>("blob", default: Data())]
+  print("data blob", blob.map { String(format: "%02x", $0) }.joined())
 }
 
 /// Values an observer was given, from whatever thread told it.

@@ -25,4 +25,19 @@ enum ArgumentText {
     if decimal, let real = Double(text) { readings.append(real) }
     return readings
   }
+
+  /// The date an ISO 8601 date-time stands for (`2024-01-01T00:00:00Z`, with a fraction
+  /// `…00.250Z`, with an offset `…01:00:00+01:00`); `nil` for any other text, a bare
+  /// number included. Foundation itself turns the property-list form
+  /// (`<date>2024-01-01T00:00:00Z</date>`) into a date.
+  static func date(from text: String) -> Date? {
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+    if let date = formatter.date(from: text) { return date }
+    formatter.formatOptions = [.withInternetDateTime]
+    return formatter.date(from: text)
+  }
+
+  /// A date, to ask whether a key takes dates (one that does reads no number from text).
+  static let sampleDate = Date(timeIntervalSinceReferenceDate: 0)
 }

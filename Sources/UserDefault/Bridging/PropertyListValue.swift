@@ -99,16 +99,17 @@ extension Data: PropertyListCoded {
 
 extension Double: PropertyListValue {}
 extension Double: PropertyListCoded {
-  // Itself, -0.0 included: both of the library's writers keep the sign. Earlier versions
-  // stored -0.0 as the string "-0.0", which still reads (below).
+  // Itself, -0.0 included: both of the library's writers keep the sign. Earlier versions,
+  // and a Linux Foundation instance (FoundationFileForm), store -0.0 as the string "-0.0",
+  // which reads (below); other text is the wrong type, as for every number type.
   func propertyListObject() -> Any { self }
   init(propertyListObject object: Any) throws(DefaultsError) {
     if let value = object as? Double {
       self = value
     } else if let number = object as? NSNumber {
       self = number.doubleValue
-    } else if let text = object as? String, let value = Double(text) {
-      self = value
+    } else if let text = object as? String, text == "-0.0" {
+      self = -0.0
     } else {
       throw .wrongType(Double.self, found: object)
     }
@@ -130,11 +131,17 @@ extension Float: PropertyListCoded {
 extension Date: PropertyListValue {}
 extension Date: PropertyListCoded {
   func propertyListObject() -> Any { self }
+  /// A date, or its seconds since 2001 as a number (an earlier version's form, and a Linux
+  /// Foundation instance's for a date XML cannot hold), or the text `"-0.0"` (that
+  /// instance's form of `-0.0` seconds). Other text is no date: `"1704067200"` would be
+  /// read as seconds since 2001, a date in 2055.
   init(propertyListObject object: Any) throws(DefaultsError) {
     if let value = object as? Date {
       self = value
-    } else if let seconds = try? Double(propertyListObject: object) {
-      self = Date(timeIntervalSinceReferenceDate: seconds)
+    } else if !(object is String), !(object is Bool), let number = object as? NSNumber {
+      self = Date(timeIntervalSinceReferenceDate: number.doubleValue)
+    } else if let text = object as? String, text == "-0.0" {
+      self = Date(timeIntervalSinceReferenceDate: -0.0)
     } else {
       throw .wrongType(Date.self, found: object)
     }

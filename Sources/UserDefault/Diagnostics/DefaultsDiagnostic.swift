@@ -61,9 +61,11 @@ public struct DefaultsDiagnostic: Sendable, CustomStringConvertible {
     self.message = message
   }
 
-  /// One line: `UserDefault[kind] suite/key: message`.
+  /// One line: `UserDefault[kind] suite/key: message`. The standard suite is named with its
+  /// file, which is named after the program: `standard (app.plist)/key`.
   public var description: String {
-    let place = [suite ?? "standard", key].compactMap { $0 }.joined(separator: "/")
+    let suite = self.suite ?? "standard (\(ProcessInfo.processInfo.processName).plist)"
+    let place = [suite, key].compactMap { $0 }.joined(separator: "/")
     return "UserDefault[\(kind.rawValue)] \(place): \(message)"
   }
 }

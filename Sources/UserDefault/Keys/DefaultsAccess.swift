@@ -90,7 +90,7 @@ struct DefaultsAccess: Sendable {
       }
       DefaultsDiagnostics.report(
         error.kind, key: key.name, suite: suite.name,
-        "\(error.message); reading the default instead, the stored value is left as it is")
+        "\(error.message); \(fallbackMessage(object, key, then: "reading the default instead"))")
       suite.cache.store(
         key.name, token: token, object: object, result: Result<Value, _>.failure(error),
         ifUnchangedSince: generation)
@@ -115,10 +115,39 @@ struct DefaultsAccess: Sendable {
     guard failure.kind == .wrongType, let text = object as? String,
       case .string(let argument)? = backend.launchArgument(forKey: key.name), argument == text
     else { return nil }
+    if let date = ArgumentText.date(from: text), let value = try? key.bridge.decode(date) {
+      return value
+    }
+    // A key that takes dates reads no number: `-lastRun 1704067200` is not a date.
+    if (try? key.bridge.decode(ArgumentText.sampleDate)) != nil { return nil }
     for reading in ArgumentText.readings(of: text) {
       if let value = try? key.bridge.decode(reading) { return value }
     }
     return nil
+  }
+
+  /// What a read that cannot decode `object` does instead, for its report: a launch
+  /// argument is named as such (nothing is stored), and text that reads as the key's type
+  /// (what `defaults write` stores without a type flag) names the flag that fixes it.
+  func fallbackMessage<Value>(
+    _ object: Any, _ key: KeyDescriptor<Value>, then: String
+  ) -> String {
+    if backend.launchArgument(forKey: key.name) != nil {
+      return "the launch argument -\(key.name) cannot be read as \(Value.self) (see the README's "
+        + "launch-argument table); \(then), and nothing stored is changed"
+    }
+    guard let text = object as? String else { return "\(then), the stored value is left as it is" }
+    for reading in ArgumentText.readings(of: text) where (try? key.bridge.decode(reading)) != nil {
+      let flag =
+        Value.self is Bool.Type || Value.self is Bool?.Type
+        ? "-bool"
+        : Value.self is any BinaryFloatingPoint.Type || Value.self is Double?.Type
+          || Value.self is Float?.Type ? "-float" : "-int"
+      return "\(then), the stored value is left as it is; it is text, as `defaults write` "
+        + "stores a value given without a type: write it as `defaults write "
+        + "\(suite.name ?? ProcessInfo.processInfo.processName) \(key.name) \(flag) \(text)`"
+    }
+    return "\(then), the stored value is left as it is"
   }
 
   /// The value an observer is given for a stored object: decoded, or `nil` (for the key's

@@ -18,6 +18,20 @@ struct BadInputTests {
     #expect(defaults.string(forKey: "other") == "kept")
   }
 
+  /// `defaults write app volume 7` stores the text "7": the report names the type flag.
+  @Test(arguments: [("7", "-int 7"), ("2.5", "-float 2.5"), ("YES", "-bool YES")])
+  func textThatReadsAsTheTypeNamesTheFix(text: String, flag: String) {
+    let suite = TestSuite()
+    suite.defaults.set(text, forKey: "volume")
+    switch flag.prefix(3) {
+    case "-in": #expect(suite.defaults[UserDefaults.Key<Int>("volume", default: 1)] == 1)
+    case "-fl": #expect(suite.defaults[UserDefaults.Key<Double>("volume", default: 1)] == 1)
+    default: #expect(suite.defaults[UserDefaults.Key<Bool>("volume", default: false)] == false)
+    }
+    let message = suite.diagnostics.first?.message ?? ""
+    #expect(message.contains("`defaults write \(suite.name) volume \(flag)`"), "\(message)")
+  }
+
   @Test func corruptJSONReadsDefaultAndIsReported() {
     let suite = TestSuite()
     suite.defaults.set(#"{"name": "Ada", "age": "#, forKey: "profile")

@@ -80,7 +80,53 @@ struct SearchListTests {
     let (lines, errors, _) = try Self.searchList(
       backend: backend, arguments: ["-count", "many"], environment: Self.environment(directory))
     for surface in Self.surfaces { #expect(lines["\(surface) count"] == "-1", "\(surface)") }
-    #expect(errors.contains("UserDefault[wrongType] standard/count"), "\(errors)")
+    #expect(
+      errors.contains("UserDefault[wrongType] standard (UserDefaultTestHelper.plist)/count"),
+      "\(errors)")
+    #expect(errors.contains("the launch argument -count cannot be read as Int"), "\(errors)")
+  }
+
+  /// The README's launch-argument table, row by row: what an argument must look like for
+  /// a key of each type, and what a bare number gives a date key.
+  @Test(
+    "Launch arguments of every type: the README's table",
+    arguments: [
+      (["-lastRun", "2024-01-01T00:00:00Z"], "date lastRun", "1704067200.0"),
+      (["-lastRun", "2024-01-01T00:00:00.250Z"], "date lastRun", "1704067200.25"),
+      (["-lastRun", "2024-01-01T01:00:00+01:00"], "date lastRun", "1704067200.0"),
+      (["-lastRun", "<date>2024-01-01T00:00:00Z</date>"], "date lastRun", "1704067200.0"),
+      (
+        ["-site", "https://example.com/a%20b?q=1#f"], "url site", "https://example.com/a%20b?q=1#f"
+      ),
+      (
+        ["-id", "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"], "uuid id",
+        "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"
+      ),
+      (["-blob", "<00ff10>"], "data blob", "00ff10"),
+      (["-point", #"{"x":3}"#], "codable point", "3"),
+      (["-level", "2"], "raw level", "high"),
+    ])
+  func argumentOfEveryType(arguments: [String], line: String, expected: String) throws {
+    for backend in ["foundation", "store"] {
+      let directory = TemporaryDirectory()
+      let (lines, errors, _) = try Self.searchList(
+        backend: backend, arguments: arguments, environment: Self.environment(directory))
+      #expect(lines[line] == expected, "\(backend): \(errors)")
+      #expect(!errors.contains("wrongType"), "\(backend): \(errors)")
+    }
+  }
+
+  @Test("A bare number is no date: the default, and a report that names the argument")
+  func bareNumberIsNoDate() throws {
+    for backend in ["foundation", "store"] {
+      let directory = TemporaryDirectory()
+      let (lines, errors, _) = try Self.searchList(
+        backend: backend, arguments: ["-lastRun", "1704067200"],
+        environment: Self.environment(directory))
+      #expect(lines["date lastRun"] == "\(Date.distantPast.timeIntervalSince1970)", "\(backend)")
+      #expect(errors.contains("[wrongType]"), "\(backend): \(errors)")
+      #expect(errors.contains("the launch argument -lastRun cannot be read as Date"), "\(errors)")
+    }
   }
 
   @Test("A negative number is passed with a leading space", arguments: ["foundation", "store"])
