@@ -1,8 +1,10 @@
 import Foundation
 
-/// Collections whose elements have a property-list coding are stored element by element
-/// (an array of raw values, say), so plain `UserDefaults` calls can read them; other
-/// collections of `Codable` elements fall through to one JSON string.
+/// Collections are stored element by element, each element as it is stored alone (an array
+/// of raw values, an array of JSON strings for `Codable` elements), so plain `UserDefaults`
+/// calls can read them, and a collection's form never depends on whether its element type
+/// also declares ``UserDefaultable``. An earlier version stored a collection of `Codable`
+/// elements as one JSON string: that form still reads.
 protocol CollectionBridging {
   static func collectionCoding(json: JSONCoding) -> Any?
 }
@@ -17,23 +19,27 @@ extension ValueCoding {
   }
 }
 
-private func propertyListCoding<Element>(for _: Element.Type, json: JSONCoding) -> (
+/// The coding of a collection's elements, when they can be stored at all.
+private func elementCoding<Element>(for _: Element.Type, json: JSONCoding) -> (
   any ValueCoding<Element>
 )? {
   let element = ValueBridge<Element>.resolve(json: json)
-  return element.storage == .propertyList ? element.coding : nil
+  return element.storage == .unsupported ? nil : element.coding
 }
 
 extension Array: CollectionBridging {
   static func collectionCoding(json: JSONCoding) -> Any? {
-    propertyListCoding(for: Element.self, json: json).map { ArrayCoding(element: $0) }
+    elementCoding(for: Element.self, json: json).map {
+      ArrayCoding(element: $0, earlierJSON: EarlierJSON<[Element]>(json: json, of: $0))
+    }
   }
 }
 
 extension Set: CollectionBridging {
   static func collectionCoding(json: JSONCoding) -> Any? {
-    propertyListCoding(for: Element.self, json: json).map {
-      SetCoding(array: ArrayCoding(element: $0))
+    elementCoding(for: Element.self, json: json).map {
+      SetCoding(
+        array: ArrayCoding(element: $0, earlierJSON: EarlierJSON<[Element]>(json: json, of: $0)))
     }
   }
 }
@@ -41,15 +47,53 @@ extension Set: CollectionBridging {
 extension Dictionary: CollectionBridging {
   static func collectionCoding(json: JSONCoding) -> Any? {
     guard Key.self == String.self else { return nil }
-    return propertyListCoding(for: Value.self, json: json).map {
-      DictionaryCoding<Value>(element: $0)
+    return elementCoding(for: Value.self, json: json).map {
+      DictionaryCoding<Value>(
+        element: $0, earlierJSON: EarlierJSON<[String: Value]>(json: json, of: $0))
     }
+  }
+}
+
+/// Reads the one JSON string an earlier version stored a collection of `Codable` elements
+/// as: only for a collection whose elements that version stored as JSON (other text under
+/// such a key stays the wrong type).
+struct EarlierJSON<Collection>: Sendable {
+  private let read: (@Sendable (String) throws(DefaultsError) -> Collection)?
+
+  init<Element>(json: JSONCoding, of element: any ValueCoding<Element>) {
+    guard element.wasStoredAsJSON,
+      let decodable = Collection.self as? any (Decodable & SendableMetatype).Type
+    else {
+      read = nil
+      return
+    }
+    read = Self.reader(decodable, json: json)
+  }
+
+  /// `Decoded` is `Collection` itself, opened from the existential: the cast cannot fail.
+  private static func reader<Decoded: Decodable & SendableMetatype>(
+    _: Decoded.Type, json: JSONCoding
+  )
+    -> @Sendable (String) throws(DefaultsError) -> Collection
+  {
+    { text throws(DefaultsError) in
+      unsafeBitCast(try json.decode(Decoded.self, fromString: text), to: Collection.self)
+    }
+  }
+
+  /// The collection `object` holds as JSON text; `nil` when it is no text, or the type is
+  /// not `Decodable`.
+  func decode(_ object: Any) throws(DefaultsError) -> Collection? {
+    guard let read, let text = object as? String else { return nil }
+    return try read(text)
   }
 }
 
 struct ArrayCoding<Element>: ValueCoding {
   let element: any ValueCoding<Element>
+  let earlierJSON: EarlierJSON<[Element]>
   var storage: StorageForm { .propertyList }
+  var wasStoredAsJSON: Bool { element.wasStoredAsJSON }
 
   func encode(_ array: [Element]) throws(DefaultsError) -> Any? {
     try CollectionElements.map(array, element.encodeElement)
@@ -57,6 +101,7 @@ struct ArrayCoding<Element>: ValueCoding {
 
   func decode(_ object: Any) throws(DefaultsError) -> [Element] {
     guard let objects = PropertyListObject.array(object) else {
+      if let earlier = try earlierJSON.decode(object) { return earlier }
       throw .wrongType([Element].self, found: object)
     }
     return try CollectionElements.map(objects, element.decode)
@@ -67,6 +112,7 @@ struct ArrayCoding<Element>: ValueCoding {
 struct SetCoding<Element: Hashable>: ValueCoding {
   let array: ArrayCoding<Element>
   var storage: StorageForm { .propertyList }
+  var wasStoredAsJSON: Bool { array.wasStoredAsJSON }
   func encode(_ set: Set<Element>) throws(DefaultsError) -> Any? { try array.encode(Array(set)) }
   func decode(_ object: Any) throws(DefaultsError) -> Set<Element> {
     Set(try array.decode(object))
@@ -77,7 +123,9 @@ struct SetCoding<Element: Hashable>: ValueCoding {
 /// the coding works on `[String: Value]` and converts at the edges.
 struct DictionaryCoding<Value>: ValueCoding {
   let element: any ValueCoding<Value>
+  let earlierJSON: EarlierJSON<[String: Value]>
   var storage: StorageForm { .propertyList }
+  var wasStoredAsJSON: Bool { element.wasStoredAsJSON }
 
   func encode(_ dictionary: [String: Value]) throws(DefaultsError) -> Any? {
     try CollectionElements.mapValues(dictionary, element.encodeElement)
@@ -85,6 +133,7 @@ struct DictionaryCoding<Value>: ValueCoding {
 
   func decode(_ object: Any) throws(DefaultsError) -> [String: Value] {
     guard let objects = PropertyListObject.dictionary(object) else {
+      if let earlier = try earlierJSON.decode(object) { return earlier }
       throw .wrongType([String: Value].self, found: object)
     }
     return try CollectionElements.mapValues(objects, element.decode)

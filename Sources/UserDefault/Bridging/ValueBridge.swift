@@ -72,11 +72,15 @@ protocol ValueCoding<Value>: Sendable {
   var decodesCheaply: Bool { get }
   /// Whether a stored object that is already a `Value` is that value, unchanged.
   var storesValueItself: Bool { get }
+  /// Whether earlier versions stored a collection of such values as one JSON string:
+  /// `Codable` values, collections of them, and their optionals.
+  var wasStoredAsJSON: Bool { get }
 }
 
 extension ValueCoding {
   var decodesCheaply: Bool { false }
   var storesValueItself: Bool { false }
+  var wasStoredAsJSON: Bool { storage == .json }
 }
 
 /// Finds the coding for a type known only at run time by opening its metatype into the
@@ -245,6 +249,7 @@ struct OptionalCoding<Wrapped>: ValueCoding {
   var storage: StorageForm { wrapped.storage }
   var decodesCheaply: Bool { wrapped.decodesCheaply }
   var storesValueItself: Bool { wrapped.storesValueItself }
+  var wasStoredAsJSON: Bool { wrapped.wasStoredAsJSON }
   func encode(_ value: Wrapped?) throws(DefaultsError) -> Any? {
     guard let value else { return nil }
     return try wrapped.encode(value)
