@@ -60,7 +60,9 @@ def overloads(decl_template, params_doc, example, primary, subject, optional, sh
         what = ("an optional of " + summary) if optional else summary
         lines = textwrap.wrap(f"{primary}, for {what}.", 96 - len(indent)) + ["", "- Parameters:"] + [l for p in params_doc for l in wrapped_param(p, indent)] + ["", example.replace("{T}", example_type).replace("{V}", example_value)]
         body = decl_template.format(where=where)
-        pieces.append(doc(lines, indent) + "\n" + indent + "@_disfavoredOverload\n" + textwrap.indent(body, indent))
+        # Hidden from the documentation: it shows one initializer per form (the
+        # UserDefaultable one, whose summary names every storable type), not each sibling.
+        pieces.append(doc(lines, indent) + "\n" + indent + "@_disfavoredOverload @_documentation(visibility: internal)\n" + textwrap.indent(body, indent))
     return "\n\n".join(pieces)
 
 header = """import Foundation
@@ -75,7 +77,8 @@ header = """import Foundation
 // the one with `RawRepresentable & _RawValueContainer & Codable` does the same for arrays an
 // app's own extension makes `RawRepresentable` (checked in scripts/macro-diagnostics).
 // Every sibling makes the same value through the same initializer: the bridge is still
-// chosen at run time, by `ValueBridge`.
+// chosen at run time, by `ValueBridge`. The siblings are hidden from the documentation,
+// which shows the UserDefaultable initializer of each form.
 //
 // Written by scripts/generate-storable-overloads.py (CI checks it): change it there.
 """

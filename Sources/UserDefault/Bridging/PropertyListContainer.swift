@@ -10,6 +10,7 @@ import Foundation
 /// conform your own types.
 ///
 /// `@UserDefaultsWrapper(key: "Tags") var tags: [Any]?`
+@_documentation(visibility: internal)
 public protocol _PropertyListContainer {}
 
 extension Array: _PropertyListContainer where Element == Any {}

@@ -10,6 +10,7 @@ import Foundation
 /// how to store each type). Do not conform your own types.
 ///
 /// `static let pinned = Key<[Theme]>("pinned", default: [])`
+@_documentation(visibility: internal)
 public protocol _RawValueContainer {}
 
 extension Array: _RawValueContainer

@@ -102,6 +102,7 @@ extension UserDefaultable where Self: PropertyListValue & Codable, BaseType == S
 
 /// A value stored through a string that parses back with a failable initializer.
 /// URL, UUID and Decimal are Codable too; this keeps them out of JSON.
+@_documentation(visibility: internal)
 public protocol StringStorable: UserDefaultable, Codable where BaseType == String {}
 
 extension StringStorable {
@@ -255,7 +256,12 @@ enum RawValueStorage {
   static func decoded<T: RawRepresentable>(from base: T.RawValue.BaseType) throws(DefaultsError)
     -> T
   where T.RawValue: UserDefaultable {
-    let raw = try T.RawValue.decoded(from: base)
+    try value(ofRaw: try T.RawValue.decoded(from: base))
+  }
+
+  /// The value whose raw value is `raw`, or the error that says it has none; the raw-value
+  /// coding of keys (``RawCoding``) reads through here too.
+  static func value<T: RawRepresentable>(ofRaw raw: T.RawValue) throws(DefaultsError) -> T {
     guard let value = T(rawValue: raw) else {
       throw DefaultsError(.undecodableValue, "\(raw) is not a raw value of \(T.self)")
     }
@@ -273,10 +279,10 @@ extension UserDefaultable where Self: Codable {
   /// ``storableValue(of:)``, which reports the failure and writes nothing).
   public var storableValue: String { (try? Self.storableValue(of: self)) ?? "" }
   public static func storableValue(of value: Self) throws(DefaultsError) -> String {
-    try JSONCoding.shared.encodeToString(value)
+    try JSONValueCoding<Self>(json: .shared).text(of: value)
   }
   public static func decoded(from base: String) throws(DefaultsError) -> Self {
-    try JSONCoding.shared.decode(Self.self, fromString: base)
+    try JSONValueCoding<Self>(json: .shared).decode(base)
   }
 }
 

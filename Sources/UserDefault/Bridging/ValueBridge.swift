@@ -204,18 +204,17 @@ struct RawCoding<R: RawRepresentable>: ValueCoding {
   var decodesCheaply: Bool { raw.decodesCheaply }
   func encode(_ value: R) throws(DefaultsError) -> Any? { try raw.encode(value.rawValue) }
   func decode(_ object: Any) throws(DefaultsError) -> R {
-    let rawValue = try raw.decode(object)
-    guard let value = R(rawValue: rawValue) else {
-      throw DefaultsError(.undecodableValue, "\(rawValue) is not a raw value of \(R.self)")
-    }
-    return value
+    try RawValueStorage.value(ofRaw: try raw.decode(object))
   }
 }
 
+/// A `Codable` value as JSON text: the one implementation, which the `Codable` types'
+/// ``UserDefaultable`` conformance forwards to as well.
 struct JSONValueCoding<C: Codable>: ValueCoding {
   let json: JSONCoding
   var storage: StorageForm { .json }
-  func encode(_ value: C) throws(DefaultsError) -> Any? { try json.encodeToString(value) }
+  func encode(_ value: C) throws(DefaultsError) -> Any? { try text(of: value) }
+  func text(of value: C) throws(DefaultsError) -> String { try json.encodeToString(value) }
   func decode(_ object: Any) throws(DefaultsError) -> C {
     if let text = object as? String { return try json.decode(C.self, fromString: text) }
     if let data = object as? Data { return try json.decode(C.self, from: data) }

@@ -10,7 +10,8 @@ import Foundation
 // the one with `RawRepresentable & _RawValueContainer & Codable` does the same for arrays an
 // app's own extension makes `RawRepresentable` (checked in scripts/macro-diagnostics).
 // Every sibling makes the same value through the same initializer: the bridge is still
-// chosen at run time, by `ValueBridge`.
+// chosen at run time, by `ValueBridge`. The siblings are hidden from the documentation,
+// which shows the UserDefaultable initializer of each form.
 //
 // Written by scripts/generate-storable-overloads.py (CI checks it): change it there.
 
@@ -27,7 +28,7 @@ extension UserDefaults.Key {
   ///   - line: Where the key is declared, for the key registry.
   ///
   /// `static let value = Key<Theme>("value", default: .dark)`
-  @_disfavoredOverload
+  @_disfavoredOverload @_documentation(visibility: internal)
   public convenience init(
     _ name: String, default defaultValue: Value, file: StaticString = #fileID, line: UInt = #line
   ) where Value: RawRepresentable, Value.RawValue: UserDefaultable {
@@ -44,7 +45,7 @@ extension UserDefaults.Key {
   ///   - line: Where the key is declared, for the key registry.
   ///
   /// `static let value = Key<Theme>("value", default: .dark)`
-  @_disfavoredOverload
+  @_disfavoredOverload @_documentation(visibility: internal)
   public convenience init(
     _ name: String, default defaultValue: Value, file: StaticString = #fileID, line: UInt = #line
   ) where Value: RawRepresentable & Codable, Value.RawValue: UserDefaultable {
@@ -62,7 +63,7 @@ extension UserDefaults.Key {
   ///   - line: Where the key is declared, for the key registry.
   ///
   /// `static let value = Key<[Theme]>("value", default: [])`
-  @_disfavoredOverload
+  @_disfavoredOverload @_documentation(visibility: internal)
   public convenience init(
     _ name: String, default defaultValue: Value, file: StaticString = #fileID, line: UInt = #line
   ) where Value: _RawValueContainer {
@@ -79,7 +80,7 @@ extension UserDefaults.Key {
   ///   - line: Where the key is declared, for the key registry.
   ///
   /// `static let value = Key<[Theme]>("value", default: [])`
-  @_disfavoredOverload
+  @_disfavoredOverload @_documentation(visibility: internal)
   public convenience init(
     _ name: String, default defaultValue: Value, file: StaticString = #fileID, line: UInt = #line
   ) where Value: _RawValueContainer & Codable {
@@ -97,7 +98,7 @@ extension UserDefaults.Key {
   ///   - line: Where the key is declared, for the key registry.
   ///
   /// `static let value = Key<[Theme]>("value", default: [])`
-  @_disfavoredOverload
+  @_disfavoredOverload @_documentation(visibility: internal)
   public convenience init(
     _ name: String, default defaultValue: Value, file: StaticString = #fileID, line: UInt = #line
   ) where Value: RawRepresentable & _RawValueContainer & Codable, Value.RawValue: UserDefaultable {
@@ -114,7 +115,7 @@ extension UserDefaults.Key {
   ///   - line: Where the key is declared, for the key registry.
   ///
   /// `static let value = Key<Profile>("value", default: Profile(name: ""))`
-  @_disfavoredOverload
+  @_disfavoredOverload @_documentation(visibility: internal)
   public convenience init(
     _ name: String, default defaultValue: Value, file: StaticString = #fileID, line: UInt = #line
   ) where Value: Codable {
@@ -133,7 +134,7 @@ extension UserDefaults.Key {
   ///   - line: Where the key is declared, for the key registry.
   ///
   /// `static let value = Key<Theme>("value", default: { .dark })`
-  @_disfavoredOverload
+  @_disfavoredOverload @_documentation(visibility: internal)
   public convenience init(
     _ name: String, default makeDefault: @escaping @Sendable () -> Value,
     file: StaticString = #fileID, line: UInt = #line
@@ -151,7 +152,7 @@ extension UserDefaults.Key {
   ///   - line: Where the key is declared, for the key registry.
   ///
   /// `static let value = Key<Theme>("value", default: { .dark })`
-  @_disfavoredOverload
+  @_disfavoredOverload @_documentation(visibility: internal)
   public convenience init(
     _ name: String, default makeDefault: @escaping @Sendable () -> Value,
     file: StaticString = #fileID, line: UInt = #line
@@ -170,7 +171,7 @@ extension UserDefaults.Key {
   ///   - line: Where the key is declared, for the key registry.
   ///
   /// `static let value = Key<[Theme]>("value", default: { [] })`
-  @_disfavoredOverload
+  @_disfavoredOverload @_documentation(visibility: internal)
   public convenience init(
     _ name: String, default makeDefault: @escaping @Sendable () -> Value,
     file: StaticString = #fileID, line: UInt = #line
@@ -188,7 +189,7 @@ extension UserDefaults.Key {
   ///   - line: Where the key is declared, for the key registry.
   ///
   /// `static let value = Key<[Theme]>("value", default: { [] })`
-  @_disfavoredOverload
+  @_disfavoredOverload @_documentation(visibility: internal)
   public convenience init(
     _ name: String, default makeDefault: @escaping @Sendable () -> Value,
     file: StaticString = #fileID, line: UInt = #line
@@ -207,7 +208,7 @@ extension UserDefaults.Key {
   ///   - line: Where the key is declared, for the key registry.
   ///
   /// `static let value = Key<[Theme]>("value", default: { [] })`
-  @_disfavoredOverload
+  @_disfavoredOverload @_documentation(visibility: internal)
   public convenience init(
     _ name: String, default makeDefault: @escaping @Sendable () -> Value,
     file: StaticString = #fileID, line: UInt = #line
@@ -225,7 +226,7 @@ extension UserDefaults.Key {
   ///   - line: Where the key is declared, for the key registry.
   ///
   /// `static let value = Key<Profile>("value", default: { Profile(name: "") })`
-  @_disfavoredOverload
+  @_disfavoredOverload @_documentation(visibility: internal)
   public convenience init(
     _ name: String, default makeDefault: @escaping @Sendable () -> Value,
     file: StaticString = #fileID, line: UInt = #line
@@ -244,7 +245,7 @@ extension UserDefaults.Key {
   ///   - line: Where the key is declared, for the key registry.
   ///
   /// `static let value = Key<Theme?>("value")`
-  @_disfavoredOverload
+  @_disfavoredOverload @_documentation(visibility: internal)
   public convenience init<Wrapped>(
     _ name: String, file: StaticString = #fileID, line: UInt = #line
   ) where Value == Wrapped?, Wrapped: RawRepresentable, Wrapped.RawValue: UserDefaultable {
@@ -260,7 +261,7 @@ extension UserDefaults.Key {
   ///   - line: Where the key is declared, for the key registry.
   ///
   /// `static let value = Key<Theme?>("value")`
-  @_disfavoredOverload
+  @_disfavoredOverload @_documentation(visibility: internal)
   public convenience init<Wrapped>(
     _ name: String, file: StaticString = #fileID, line: UInt = #line
   )
@@ -278,7 +279,7 @@ extension UserDefaults.Key {
   ///   - line: Where the key is declared, for the key registry.
   ///
   /// `static let value = Key<[Theme]?>("value")`
-  @_disfavoredOverload
+  @_disfavoredOverload @_documentation(visibility: internal)
   public convenience init<Wrapped>(
     _ name: String, file: StaticString = #fileID, line: UInt = #line
   ) where Value == Wrapped?, Wrapped: _RawValueContainer {
@@ -294,7 +295,7 @@ extension UserDefaults.Key {
   ///   - line: Where the key is declared, for the key registry.
   ///
   /// `static let value = Key<[Theme]?>("value")`
-  @_disfavoredOverload
+  @_disfavoredOverload @_documentation(visibility: internal)
   public convenience init<Wrapped>(
     _ name: String, file: StaticString = #fileID, line: UInt = #line
   ) where Value == Wrapped?, Wrapped: _RawValueContainer & Codable {
@@ -311,7 +312,7 @@ extension UserDefaults.Key {
   ///   - line: Where the key is declared, for the key registry.
   ///
   /// `static let value = Key<[Theme]?>("value")`
-  @_disfavoredOverload
+  @_disfavoredOverload @_documentation(visibility: internal)
   public convenience init<Wrapped>(
     _ name: String, file: StaticString = #fileID, line: UInt = #line
   )
@@ -331,7 +332,7 @@ extension UserDefaults.Key {
   ///   - line: Where the key is declared, for the key registry.
   ///
   /// `static let value = Key<Profile?>("value")`
-  @_disfavoredOverload
+  @_disfavoredOverload @_documentation(visibility: internal)
   public convenience init<Wrapped>(
     _ name: String, file: StaticString = #fileID, line: UInt = #line
   ) where Value == Wrapped?, Wrapped: Codable {

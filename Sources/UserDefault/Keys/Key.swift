@@ -52,6 +52,11 @@ extension UserDefaults {
     /// Making a key registers it with ``KeyRegistry`` (a collision is reported) and checks
     /// its name (an invalid name is reported and its writes are refused).
     ///
+    /// Takes every storable type, not only `UserDefaultable` ones: `RawRepresentable` types
+    /// (stored as their raw value), `Codable` types (JSON), and arrays, sets, `[String: …]` and
+    /// optionals of those. The documentation shows this form only; its siblings for those
+    /// types behave the same.
+    ///
     /// - Parameters:
     ///   - name: The name the value is stored under.
     ///   - defaultValue: What the key reads as when nothing readable is stored.
@@ -68,6 +73,11 @@ extension UserDefaults {
     /// A key whose default is computed on each read that finds nothing stored (never when
     /// the key is made), for defaults such as "now" or values from the environment.
     ///
+    /// Takes every storable type, not only `UserDefaultable` ones: `RawRepresentable` types
+    /// (stored as their raw value), `Codable` types (JSON), and arrays, sets, `[String: …]` and
+    /// optionals of those. The documentation shows this form only; its siblings for those
+    /// types behave the same.
+    ///
     /// - Parameters:
     ///   - name: The name the value is stored under.
     ///   - makeDefault: Makes the default; called on each read that finds nothing readable.
@@ -83,6 +93,11 @@ extension UserDefaults {
     }
 
     /// An optional key, `nil` when nothing is stored.
+    ///
+    /// Takes every storable type, not only `UserDefaultable` ones: `RawRepresentable` types
+    /// (stored as their raw value), `Codable` types (JSON), and arrays, sets, `[String: …]` and
+    /// optionals of those. The documentation shows this form only; its siblings for those
+    /// types behave the same.
     ///
     /// - Parameters:
     ///   - name: The name the value is stored under.

@@ -10,7 +10,8 @@ import Foundation
 // the one with `RawRepresentable & _RawValueContainer & Codable` does the same for arrays an
 // app's own extension makes `RawRepresentable` (checked in scripts/macro-diagnostics).
 // Every sibling makes the same value through the same initializer: the bridge is still
-// chosen at run time, by `ValueBridge`.
+// chosen at run time, by `ValueBridge`. The siblings are hidden from the documentation,
+// which shows the UserDefaultable initializer of each form.
 //
 // Written by scripts/generate-storable-overloads.py (CI checks it): change it there.
 
@@ -32,7 +33,7 @@ extension UserDefault {
   ///   - line: Where the property is declared, for the key registry.
   ///
   /// `@UserDefault("value", defaultValue: .dark) var value: Theme`
-  @_disfavoredOverload
+  @_disfavoredOverload @_documentation(visibility: internal)
   public init(
     _ key: String, defaultValue: Value, suite: UserDefaults? = nil, defaults: UserDefaults? = nil,
     encoder: JSONEncoder? = nil, decoder: JSONDecoder? = nil,
@@ -58,7 +59,7 @@ extension UserDefault {
   ///   - line: Where the property is declared, for the key registry.
   ///
   /// `@UserDefault("value", defaultValue: .dark) var value: Theme`
-  @_disfavoredOverload
+  @_disfavoredOverload @_documentation(visibility: internal)
   public init(
     _ key: String, defaultValue: Value, suite: UserDefaults? = nil, defaults: UserDefaults? = nil,
     encoder: JSONEncoder? = nil, decoder: JSONDecoder? = nil,
@@ -85,7 +86,7 @@ extension UserDefault {
   ///   - line: Where the property is declared, for the key registry.
   ///
   /// `@UserDefault("value", defaultValue: []) var value: [Theme]`
-  @_disfavoredOverload
+  @_disfavoredOverload @_documentation(visibility: internal)
   public init(
     _ key: String, defaultValue: Value, suite: UserDefaults? = nil, defaults: UserDefaults? = nil,
     encoder: JSONEncoder? = nil, decoder: JSONDecoder? = nil,
@@ -111,7 +112,7 @@ extension UserDefault {
   ///   - line: Where the property is declared, for the key registry.
   ///
   /// `@UserDefault("value", defaultValue: []) var value: [Theme]`
-  @_disfavoredOverload
+  @_disfavoredOverload @_documentation(visibility: internal)
   public init(
     _ key: String, defaultValue: Value, suite: UserDefaults? = nil, defaults: UserDefaults? = nil,
     encoder: JSONEncoder? = nil, decoder: JSONDecoder? = nil,
@@ -138,7 +139,7 @@ extension UserDefault {
   ///   - line: Where the property is declared, for the key registry.
   ///
   /// `@UserDefault("value", defaultValue: []) var value: [Theme]`
-  @_disfavoredOverload
+  @_disfavoredOverload @_documentation(visibility: internal)
   public init(
     _ key: String, defaultValue: Value, suite: UserDefaults? = nil, defaults: UserDefaults? = nil,
     encoder: JSONEncoder? = nil, decoder: JSONDecoder? = nil,
@@ -164,7 +165,7 @@ extension UserDefault {
   ///   - line: Where the property is declared, for the key registry.
   ///
   /// `@UserDefault("value", defaultValue: Profile(name: "")) var value: Profile`
-  @_disfavoredOverload
+  @_disfavoredOverload @_documentation(visibility: internal)
   public init(
     _ key: String, defaultValue: Value, suite: UserDefaults? = nil, defaults: UserDefaults? = nil,
     encoder: JSONEncoder? = nil, decoder: JSONDecoder? = nil,
@@ -190,7 +191,7 @@ extension UserDefault {
   ///   - line: Where the property is declared, for the key registry.
   ///
   /// `@UserDefault("value", defaultValue: []) var value: [Any]`
-  @_disfavoredOverload
+  @_disfavoredOverload @_documentation(visibility: internal)
   public init(
     _ key: String, defaultValue: Value, suite: UserDefaults? = nil, defaults: UserDefaults? = nil,
     encoder: JSONEncoder? = nil, decoder: JSONDecoder? = nil,
@@ -217,7 +218,7 @@ extension UserDefault {
   ///   - line: Where the property is declared, for the key registry.
   ///
   /// `@UserDefault("value") var value: Theme?`
-  @_disfavoredOverload
+  @_disfavoredOverload @_documentation(visibility: internal)
   public init<Wrapped>(
     _ key: String, suite: UserDefaults? = nil, defaults: UserDefaults? = nil,
     encoder: JSONEncoder? = nil, decoder: JSONDecoder? = nil,
@@ -242,7 +243,7 @@ extension UserDefault {
   ///   - line: Where the property is declared, for the key registry.
   ///
   /// `@UserDefault("value") var value: Theme?`
-  @_disfavoredOverload
+  @_disfavoredOverload @_documentation(visibility: internal)
   public init<Wrapped>(
     _ key: String, suite: UserDefaults? = nil, defaults: UserDefaults? = nil,
     encoder: JSONEncoder? = nil, decoder: JSONDecoder? = nil,
@@ -269,7 +270,7 @@ extension UserDefault {
   ///   - line: Where the property is declared, for the key registry.
   ///
   /// `@UserDefault("value") var value: [Theme]?`
-  @_disfavoredOverload
+  @_disfavoredOverload @_documentation(visibility: internal)
   public init<Wrapped>(
     _ key: String, suite: UserDefaults? = nil, defaults: UserDefaults? = nil,
     encoder: JSONEncoder? = nil, decoder: JSONDecoder? = nil,
@@ -295,7 +296,7 @@ extension UserDefault {
   ///   - line: Where the property is declared, for the key registry.
   ///
   /// `@UserDefault("value") var value: [Theme]?`
-  @_disfavoredOverload
+  @_disfavoredOverload @_documentation(visibility: internal)
   public init<Wrapped>(
     _ key: String, suite: UserDefaults? = nil, defaults: UserDefaults? = nil,
     encoder: JSONEncoder? = nil, decoder: JSONDecoder? = nil,
@@ -322,7 +323,7 @@ extension UserDefault {
   ///   - line: Where the property is declared, for the key registry.
   ///
   /// `@UserDefault("value") var value: [Theme]?`
-  @_disfavoredOverload
+  @_disfavoredOverload @_documentation(visibility: internal)
   public init<Wrapped>(
     _ key: String, suite: UserDefaults? = nil, defaults: UserDefaults? = nil,
     encoder: JSONEncoder? = nil, decoder: JSONDecoder? = nil,
@@ -351,7 +352,7 @@ extension UserDefault {
   ///   - line: Where the property is declared, for the key registry.
   ///
   /// `@UserDefault("value") var value: Profile?`
-  @_disfavoredOverload
+  @_disfavoredOverload @_documentation(visibility: internal)
   public init<Wrapped>(
     _ key: String, suite: UserDefaults? = nil, defaults: UserDefaults? = nil,
     encoder: JSONEncoder? = nil, decoder: JSONDecoder? = nil,
@@ -376,7 +377,7 @@ extension UserDefault {
   ///   - line: Where the property is declared, for the key registry.
   ///
   /// `@UserDefault("value") var value: [Any]?`
-  @_disfavoredOverload
+  @_disfavoredOverload @_documentation(visibility: internal)
   public init<Wrapped>(
     _ key: String, suite: UserDefaults? = nil, defaults: UserDefaults? = nil,
     encoder: JSONEncoder? = nil, decoder: JSONDecoder? = nil,

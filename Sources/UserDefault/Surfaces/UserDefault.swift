@@ -40,6 +40,11 @@ public struct UserDefault<Value> {
   /// Registers `key` with ``KeyRegistry`` and checks the name (an invalid name is reported
   /// and its writes are refused).
   ///
+  /// Takes every storable type, not only `UserDefaultable` ones: `RawRepresentable` types
+  /// (stored as their raw value), `Codable` types (JSON), and arrays, sets, `[String: …]` and
+  /// optionals of those. The documentation shows this form only; its siblings for those
+  /// types behave the same.
+  ///
   /// - Parameters:
   ///   - key: The stored name.
   ///   - defaultValue: What the property reads when nothing (readable) is stored.
@@ -64,6 +69,11 @@ public struct UserDefault<Value> {
   }
 
   /// An optional value stored under `key`; `nil` when nothing is stored.
+  ///
+  /// Takes every storable type, not only `UserDefaultable` ones: `RawRepresentable` types
+  /// (stored as their raw value), `Codable` types (JSON), and arrays, sets, `[String: …]` and
+  /// optionals of those. The documentation shows this form only; its siblings for those
+  /// types behave the same.
   ///
   /// - Parameters:
   ///   - key: The stored name.

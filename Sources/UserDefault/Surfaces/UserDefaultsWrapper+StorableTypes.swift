@@ -10,7 +10,8 @@ import Foundation
 // the one with `RawRepresentable & _RawValueContainer & Codable` does the same for arrays an
 // app's own extension makes `RawRepresentable` (checked in scripts/macro-diagnostics).
 // Every sibling makes the same value through the same initializer: the bridge is still
-// chosen at run time, by `ValueBridge`.
+// chosen at run time, by `ValueBridge`. The siblings are hidden from the documentation,
+// which shows the UserDefaultable initializer of each form.
 //
 // Written by scripts/generate-storable-overloads.py (CI checks it): change it there.
 
@@ -28,7 +29,7 @@ extension UserDefaultsWrapper {
   ///   - line: Where the property is declared, for the key registry.
   ///
   /// `@UserDefaultsWrapper(key: "Value", default: .dark) var value: Theme`
-  @_disfavoredOverload
+  @_disfavoredOverload @_documentation(visibility: internal)
   public init(
     key: String, default defaultValue: Value, userDefaults: UserDefaults = .libraryDefault,
     file: StaticString = #fileID, line: UInt = #line
@@ -49,7 +50,7 @@ extension UserDefaultsWrapper {
   ///   - line: Where the property is declared, for the key registry.
   ///
   /// `@UserDefaultsWrapper(key: "Value", default: .dark) var value: Theme`
-  @_disfavoredOverload
+  @_disfavoredOverload @_documentation(visibility: internal)
   public init(
     key: String, default defaultValue: Value, userDefaults: UserDefaults = .libraryDefault,
     file: StaticString = #fileID, line: UInt = #line
@@ -71,7 +72,7 @@ extension UserDefaultsWrapper {
   ///   - line: Where the property is declared, for the key registry.
   ///
   /// `@UserDefaultsWrapper(key: "Value", default: []) var value: [Theme]`
-  @_disfavoredOverload
+  @_disfavoredOverload @_documentation(visibility: internal)
   public init(
     key: String, default defaultValue: Value, userDefaults: UserDefaults = .libraryDefault,
     file: StaticString = #fileID, line: UInt = #line
@@ -92,7 +93,7 @@ extension UserDefaultsWrapper {
   ///   - line: Where the property is declared, for the key registry.
   ///
   /// `@UserDefaultsWrapper(key: "Value", default: []) var value: [Theme]`
-  @_disfavoredOverload
+  @_disfavoredOverload @_documentation(visibility: internal)
   public init(
     key: String, default defaultValue: Value, userDefaults: UserDefaults = .libraryDefault,
     file: StaticString = #fileID, line: UInt = #line
@@ -114,7 +115,7 @@ extension UserDefaultsWrapper {
   ///   - line: Where the property is declared, for the key registry.
   ///
   /// `@UserDefaultsWrapper(key: "Value", default: []) var value: [Theme]`
-  @_disfavoredOverload
+  @_disfavoredOverload @_documentation(visibility: internal)
   public init(
     key: String, default defaultValue: Value, userDefaults: UserDefaults = .libraryDefault,
     file: StaticString = #fileID, line: UInt = #line
@@ -135,7 +136,7 @@ extension UserDefaultsWrapper {
   ///   - line: Where the property is declared, for the key registry.
   ///
   /// `@UserDefaultsWrapper(key: "Value", default: Profile(name: "")) var value: Profile`
-  @_disfavoredOverload
+  @_disfavoredOverload @_documentation(visibility: internal)
   public init(
     key: String, default defaultValue: Value, userDefaults: UserDefaults = .libraryDefault,
     file: StaticString = #fileID, line: UInt = #line
@@ -156,7 +157,7 @@ extension UserDefaultsWrapper {
   ///   - line: Where the property is declared, for the key registry.
   ///
   /// `@UserDefaultsWrapper(key: "Value", default: []) var value: [Any]`
-  @_disfavoredOverload
+  @_disfavoredOverload @_documentation(visibility: internal)
   public init(
     key: String, default defaultValue: Value, userDefaults: UserDefaults = .libraryDefault,
     file: StaticString = #fileID, line: UInt = #line
@@ -178,7 +179,7 @@ extension UserDefaultsWrapper {
   ///   - line: Where the property is declared, for the key registry.
   ///
   /// `@UserDefaultsWrapper(key: "Value") var value: Theme?`
-  @_disfavoredOverload
+  @_disfavoredOverload @_documentation(visibility: internal)
   public init<Wrapped>(
     key: String, userDefaults: UserDefaults = .libraryDefault,
     file: StaticString = #fileID, line: UInt = #line
@@ -196,7 +197,7 @@ extension UserDefaultsWrapper {
   ///   - line: Where the property is declared, for the key registry.
   ///
   /// `@UserDefaultsWrapper(key: "Value") var value: Theme?`
-  @_disfavoredOverload
+  @_disfavoredOverload @_documentation(visibility: internal)
   public init<Wrapped>(
     key: String, userDefaults: UserDefaults = .libraryDefault,
     file: StaticString = #fileID, line: UInt = #line
@@ -216,7 +217,7 @@ extension UserDefaultsWrapper {
   ///   - line: Where the property is declared, for the key registry.
   ///
   /// `@UserDefaultsWrapper(key: "Value") var value: [Theme]?`
-  @_disfavoredOverload
+  @_disfavoredOverload @_documentation(visibility: internal)
   public init<Wrapped>(
     key: String, userDefaults: UserDefaults = .libraryDefault,
     file: StaticString = #fileID, line: UInt = #line
@@ -235,7 +236,7 @@ extension UserDefaultsWrapper {
   ///   - line: Where the property is declared, for the key registry.
   ///
   /// `@UserDefaultsWrapper(key: "Value") var value: [Theme]?`
-  @_disfavoredOverload
+  @_disfavoredOverload @_documentation(visibility: internal)
   public init<Wrapped>(
     key: String, userDefaults: UserDefaults = .libraryDefault,
     file: StaticString = #fileID, line: UInt = #line
@@ -255,7 +256,7 @@ extension UserDefaultsWrapper {
   ///   - line: Where the property is declared, for the key registry.
   ///
   /// `@UserDefaultsWrapper(key: "Value") var value: [Theme]?`
-  @_disfavoredOverload
+  @_disfavoredOverload @_documentation(visibility: internal)
   public init<Wrapped>(
     key: String, userDefaults: UserDefaults = .libraryDefault,
     file: StaticString = #fileID, line: UInt = #line
@@ -277,7 +278,7 @@ extension UserDefaultsWrapper {
   ///   - line: Where the property is declared, for the key registry.
   ///
   /// `@UserDefaultsWrapper(key: "Value") var value: Profile?`
-  @_disfavoredOverload
+  @_disfavoredOverload @_documentation(visibility: internal)
   public init<Wrapped>(
     key: String, userDefaults: UserDefaults = .libraryDefault,
     file: StaticString = #fileID, line: UInt = #line
@@ -295,7 +296,7 @@ extension UserDefaultsWrapper {
   ///   - line: Where the property is declared, for the key registry.
   ///
   /// `@UserDefaultsWrapper(key: "Value") var value: [Any]?`
-  @_disfavoredOverload
+  @_disfavoredOverload @_documentation(visibility: internal)
   public init<Wrapped>(
     key: String, userDefaults: UserDefaults = .libraryDefault,
     file: StaticString = #fileID, line: UInt = #line
