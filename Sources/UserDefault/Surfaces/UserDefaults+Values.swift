@@ -57,14 +57,3 @@ extension UserDefaults {
     access.remove(name)
   }
 }
-
-extension KeyRegistry {
-  /// Registers an enum key the first time it is used in a suite.
-  package static func registerEnumKey(
-    name: String, in defaults: UserDefaults, declaredBy: String, owner: String
-  ) {
-    register(
-      name: name, suite: defaults.access.suite.name ?? "standard", valueType: Any.self,
-      declaredBy: declaredBy, owner: owner)
-  }
-}

@@ -23,26 +23,17 @@ enum EntryProbe {
     var key: String? { recordedKey.withLock { $0 } }
   }
 
-  @TaskLocal private static var installed: Probe?
-  /// How many probes are installed anywhere; reading a task-local costs about 100 ns, so
-  /// every entry read first checks this and skips the task-local when zero. Cost: one
-  /// uncontended lock and unlock (about 20 ns on Linux); `Synchronization.Atomic` would
-  /// make it a 1 ns load but needs macOS 15 / iOS 18, later than the package's floor.
-  private static let installedCount = Lock(0)
+  private static let installed = CountedTaskLocal<Probe>()
 
   /// Whether any task has a probe installed; when false, no entry read needs to look.
   @usableFromInline
-  static var isInstalledAnywhere: Bool { installedCount.withLock { $0 > 0 } }
+  static var isInstalledAnywhere: Bool { installed.isSetAnywhere }
 
   /// The probe installed by the caller's task, if any.
-  static var current: Probe? {
-    isInstalledAnywhere ? installed : nil
-  }
+  static var current: Probe? { installed.current }
 
   private static func probing<Result>(_ probe: Probe, _ body: () -> Result) -> Result {
-    installedCount.withLock { $0 += 1 }
-    defer { installedCount.withLock { $0 -= 1 } }
-    return $installed.withValue(probe, operation: body)
+    installed.with(probe, body)
   }
 
   static func key<Value>(of keyPath: KeyPath<UserDefaults, Value>, in defaults: UserDefaults)

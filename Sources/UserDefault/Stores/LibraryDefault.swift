@@ -96,27 +96,28 @@ extension PreferencesStore {
 }
 
 /// Holds the library's default instances once the program has chosen the library's store.
-final class LibraryDefault: @unchecked Sendable {
-  // Both properties are read and written only while holding `lock`.
-  private let lock = NSLock()
-  private var chosenStandard: PreferencesStore?
-  private var suites: [String: PreferencesStore] = [:]
+final class LibraryDefault: Sendable {
+  private struct State {
+    var chosenStandard: PreferencesStore?
+    var suites: [String: PreferencesStore] = [:]
+  }
+  private let state = Lock(State())
 
   static let shared = LibraryDefault()
 
   var standard: UserDefaults? {
-    lock.withLock { chosenStandard }
+    state.withLock { $0.chosenStandard }
   }
 
   func set(standard: PreferencesStore) {
-    lock.withLock { chosenStandard = standard }
+    state.withLock { $0.chosenStandard = standard }
   }
 
   func suite(named name: String) -> UserDefaults? {
-    lock.withLock {
-      if let store = suites[name] { return store }
+    state.withLock { state in
+      if let store = state.suites[name] { return store }
       guard let store = try? PreferencesStore(suiteName: name) else { return nil }
-      suites[name] = store
+      state.suites[name] = store
       return store
     }
   }
