@@ -20,24 +20,25 @@ FILES = {
 SHAPES = [
   # (constraint with T as the checked type, summary, example type, example value)
   ("T: RawRepresentable, T.RawValue: UserDefaultable",
-   "a `RawRepresentable` type, stored as its raw value", "Theme", ".dark"),
+   "a `RawRepresentable` type, stored as its raw value", "Theme", ".dark", "rawValue()"),
   ("T: RawRepresentable & Codable, T.RawValue: UserDefaultable",
    "a type both `RawRepresentable` and `Codable`, stored as its raw value (not as JSON)",
-   "Theme", ".dark"),
+   "Theme", ".dark", "rawValue()"),
   ("T: _RawValueContainer",
    "an array, set, string-keyed dictionary or optional of `RawRepresentable` elements, stored element by element as raw values",
-   "[Theme]", "[]"),
+   "[Theme]", "[]", "rawValueContainer()"),
   ("T: _RawValueContainer & Codable",
    "a container of elements both `RawRepresentable` and `Codable`, stored as raw values (not as JSON)",
-   "[Theme]", "[]"),
+   "[Theme]", "[]", "rawValueContainer()"),
   ("T: RawRepresentable & _RawValueContainer & Codable, T.RawValue: UserDefaultable",
-   "a container of raw-value elements that is itself `RawRepresentable` (as an app's own extension may make every `Codable` array, for SwiftUI's `@AppStorage`); without this overload such a key was ambiguous",
-   "[Theme]", "[]"),
+   "a container of raw-value elements that is itself `RawRepresentable` (as an app's own extension may make every `Codable` array, for SwiftUI's `@AppStorage`), stored as that raw value; without this overload such a key was ambiguous",
+   "[Theme]", "[]", "rawValue()"),
   ("T: Codable",
-   "any other `Codable` type, stored as JSON", "Profile", "Profile(name: \"\")"),
+   "any other `Codable` type, stored as JSON (a collection element by element)", "Profile",
+   "Profile(name: \"\")", "codable({json})"),
   ("T: _PropertyListContainer",
    "`[Any]` or `[String: Any]` (or an optional of them) holding property-list values",
-   "[Any]", "[]"),
+   "[Any]", "[]", "propertyListContainer()"),
 ]
 
 def doc(lines, indent="  "):
@@ -50,16 +51,21 @@ def wrapped_param(p, indent):
     lines = textwrap.wrap(p, 92 - len(indent))
     return ["  - " + lines[0]] + ["    " + l for l in lines[1:]]
 
-def overloads(decl_template, params_doc, example, primary, subject, optional, shapes, indent="  "):
+def overloads(decl_template, params_doc, example, primary, subject, optional, shapes, indent="  ", json=""):
     pieces = []
-    for constraint, summary, example_type, example_value in shapes:
+    for constraint, summary, example_type, example_value, factory in shapes:
         if optional:
             where = "Value == Wrapped?, " + constraint.replace("T.", "Wrapped.").replace("T:", "Wrapped:")
         else:
             where = constraint.replace("T.", "Value.").replace("T:", "Value:")
         what = ("an optional of " + summary) if optional else summary
         lines = textwrap.wrap(f"{primary}, for {what}.", 96 - len(indent)) + ["", "- Parameters:"] + [l for p in params_doc for l in wrapped_param(p, indent)] + ["", example.replace("{T}", example_type).replace("{V}", example_value)]
-        body = decl_template.format(where=where)
+        factory = factory.replace("{json}", json)
+        if optional:
+            bridge = ".optional(ValueBridge<Wrapped>." + factory + ")"
+        else:
+            bridge = "." + factory
+        body = decl_template.format(where=where, bridge=bridge)
         # Hidden from the documentation: it shows one initializer per form (the
         # UserDefaultable one, whose summary names every storable type), not each sibling.
         pieces.append(doc(lines, indent) + "\n" + indent + "@_disfavoredOverload @_documentation(visibility: internal)\n" + textwrap.indent(body, indent))
@@ -76,9 +82,10 @@ header = """import Foundation
 // `Codable` stored as raw values without an ambiguity between two disfavored siblings, and
 // the one with `RawRepresentable & _RawValueContainer & Codable` does the same for arrays an
 // app's own extension makes `RawRepresentable` (checked in scripts/macro-diagnostics).
-// Every sibling makes the same value through the same initializer: the bridge is still
-// chosen at run time, by `ValueBridge`. The siblings are hidden from the documentation,
-// which shows the UserDefaultable initializer of each form.
+// Each sibling passes the bridge of its way of storing to the one internal initializer
+// (ValueBridge+Declared.swift), so how a type is stored follows from the overload the
+// compiler picked. The siblings are hidden from the documentation, which shows the
+// UserDefaultable initializer of each form.
 //
 // Written by scripts/generate-storable-overloads.py (CI checks it): change it there.
 """
@@ -99,18 +106,20 @@ key_params_opt = ["name: The name the value is stored under.",
 k1 = """public convenience init(
   _ name: String, default defaultValue: Value, file: StaticString = #fileID, line: UInt = #line
 ) where {where} {{
-  self.init(name: name, defaultValue: .constant(defaultValue), file: file, line: line)
+  self.init(
+    name: name, defaultValue: .constant(defaultValue), bridge: {bridge}, file: file, line: line)
 }}"""
 k2 = """public convenience init(
   _ name: String, default makeDefault: @escaping @Sendable () -> Value,
   file: StaticString = #fileID, line: UInt = #line
 ) where {where} {{
-  self.init(name: name, defaultValue: .computed(makeDefault), file: file, line: line)
+  self.init(
+    name: name, defaultValue: .computed(makeDefault), bridge: {bridge}, file: file, line: line)
 }}"""
 k3 = """public convenience init<Wrapped>(
   _ name: String, file: StaticString = #fileID, line: UInt = #line
 ) where {where} {{
-  self.init(name: name, defaultValue: .constant(nil), file: file, line: line)
+  self.init(name: name, defaultValue: .constant(nil), bridge: {bridge}, file: file, line: line)
 }}"""
 key = header.format(part="keys", subject="`UserDefaults.Key`") + "\nextension UserDefaults.Key {\n"
 key += "  // MARK: A key with a default\n\n"
@@ -141,8 +150,8 @@ u1 = """public init(
   file: StaticString = #fileID, line: UInt = #line
 ) where {where} {{
   self.init(
-    key, default: .constant(defaultValue), suite: suite, defaults: defaults, encoder: encoder,
-    decoder: decoder, file: file, line: line)
+    key, default: .constant(defaultValue), suite: suite, defaults: defaults,
+    bridge: {bridge}, file: file, line: line)
 }}"""
 u2 = """public init<Wrapped>(
   _ key: String, suite: UserDefaults? = nil, defaults: UserDefaults? = nil,
@@ -150,16 +159,18 @@ u2 = """public init<Wrapped>(
   file: StaticString = #fileID, line: UInt = #line
 ) where {where} {{
   self.init(
-    key, default: .constant(nil), suite: suite, defaults: defaults, encoder: encoder,
-    decoder: decoder, file: file, line: line)
+    key, default: .constant(nil), suite: suite, defaults: defaults,
+    bridge: {bridge}, file: file, line: line)
 }}"""
 ud = header.format(part="string-key properties", subject="`UserDefault`") + "\nextension UserDefault {\n"
 ud += "  // MARK: A value with a default\n\n"
 ud += overloads(u1, ud_params, "`@UserDefault(\"value\", defaultValue: {V}) var value: {T}`",
-                "A value stored under `key`, reading `defaultValue` when nothing is stored", "UserDefault", False, SHAPES)
+                "A value stored under `key`, reading `defaultValue` when nothing is stored", "UserDefault", False, SHAPES,
+                json="json: .custom(encoder: encoder, decoder: decoder)")
 ud += "\n\n  // MARK: An optional value\n\n"
 ud += overloads(u2, ud_params_opt, "`@UserDefault(\"value\") var value: {T}?`",
-                "An optional value stored under `key`, `nil` when nothing is stored", "UserDefault", True, SHAPES)
+                "An optional value stored under `key`, `nil` when nothing is stored", "UserDefault", True, SHAPES,
+                json="json: .custom(encoder: encoder, decoder: decoder)")
 ud += "\n}\n"
 OUTPUT["ud"] = ud
 
@@ -175,14 +186,16 @@ w1 = """public init(
   file: StaticString = #fileID, line: UInt = #line
 ) where {where} {{
   self.init(
-    key: key, default: .constant(defaultValue), userDefaults: userDefaults, file: file, line: line
-  )
+    key: key, default: .constant(defaultValue), userDefaults: userDefaults, bridge: {bridge},
+    file: file, line: line)
 }}"""
 w2 = """public init<Wrapped>(
   key: String, userDefaults: UserDefaults = .libraryDefault,
   file: StaticString = #fileID, line: UInt = #line
 ) where {where} {{
-  self.init(key: key, default: .constant(nil), userDefaults: userDefaults, file: file, line: line)
+  self.init(
+    key: key, default: .constant(nil), userDefaults: userDefaults, bridge: {bridge}, file: file,
+    line: line)
 }}"""
 w = header.format(part="wrappers", subject="`UserDefaultsWrapper`") + "\nextension UserDefaultsWrapper {\n"
 w += "  // MARK: A value with a default\n\n"

@@ -60,6 +60,13 @@ extension Dictionary: CollectionBridging {
 struct EarlierJSON<Collection>: Sendable {
   private let read: (@Sendable (String) throws(DefaultsError) -> Collection)?
 
+  /// For a collection no earlier version stored as JSON (raw values, say).
+  static var never: EarlierJSON { EarlierJSON(read: nil) }
+
+  private init(read: (@Sendable (String) throws(DefaultsError) -> Collection)?) {
+    self.read = read
+  }
+
   init<Element>(json: JSONCoding, of element: any ValueCoding<Element>) {
     guard element.wasStoredAsJSON,
       let decodable = Collection.self as? any (Decodable & SendableMetatype).Type

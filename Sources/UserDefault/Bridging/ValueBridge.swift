@@ -2,12 +2,15 @@ import Foundation
 
 /// How values of one Swift type are written to and read from a store.
 ///
-/// Chosen once, when a key or wrapper is created, by looking at the type in this order:
-/// `Optional` (nil removes), ``UserDefaultable``, `RawRepresentable` with a storable raw
-/// value, arrays / sets / `[String: …]` of storable elements (stored element by element),
-/// `Any` (property-list objects, validated), and finally `Codable` (a JSON string).
-/// A type that matches none of these makes every write fail with
-/// ``DefaultsDiagnostic/Kind/unsupportedType``; reads give the default.
+/// A key or wrapper gets the bridge its overload chose (ValueBridge+Declared.swift). What is
+/// named at run time (``shared``: `value(_:forKey:)`, `SafeDefaults`, migrations, key-path
+/// entries, and the elements of a `Codable` collection) is found by looking at the type in
+/// this order, which is the overloads' order of preference: `Optional` (nil removes),
+/// ``UserDefaultable``, `RawRepresentable` with a storable raw value, arrays / sets /
+/// `[String: …]` of storable elements (stored element by element), `Any` (property-list
+/// objects, validated), and finally `Codable` (a JSON string). A type that matches none of
+/// these makes every write fail with ``DefaultsDiagnostic/Kind/unsupportedType``; reads
+/// give the default.
 @usableFromInline
 struct ValueBridge<Value>: Sendable {
   let coding: any ValueCoding<Value>
@@ -22,6 +25,9 @@ struct ValueBridge<Value>: Sendable {
   /// Double, Data and their optionals), so a successful cast is a correct decode; other
   /// objects still go through ``decode(_:)``.
   @usableFromInline let storesValueItself: Bool
+  /// The way a declaration chose, for a bridge made once per type and way (see
+  /// ValueBridge+Declared.swift); `nil` for one found at run time or with custom coders.
+  var declaredWay: ValueBridgeWay?
 
   init(coding: any ValueCoding<Value>) {
     self.coding = coding

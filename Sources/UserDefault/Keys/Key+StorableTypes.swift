@@ -9,9 +9,10 @@ import Foundation
 // `Codable` stored as raw values without an ambiguity between two disfavored siblings, and
 // the one with `RawRepresentable & _RawValueContainer & Codable` does the same for arrays an
 // app's own extension makes `RawRepresentable` (checked in scripts/macro-diagnostics).
-// Every sibling makes the same value through the same initializer: the bridge is still
-// chosen at run time, by `ValueBridge`. The siblings are hidden from the documentation,
-// which shows the UserDefaultable initializer of each form.
+// Each sibling passes the bridge of its way of storing to the one internal initializer
+// (ValueBridge+Declared.swift), so how a type is stored follows from the overload the
+// compiler picked. The siblings are hidden from the documentation, which shows the
+// UserDefaultable initializer of each form.
 //
 // Written by scripts/generate-storable-overloads.py (CI checks it): change it there.
 
@@ -32,7 +33,9 @@ extension UserDefaults.Key {
   public convenience init(
     _ name: String, default defaultValue: Value, file: StaticString = #fileID, line: UInt = #line
   ) where Value: RawRepresentable, Value.RawValue: UserDefaultable {
-    self.init(name: name, defaultValue: .constant(defaultValue), file: file, line: line)
+    self.init(
+      name: name, defaultValue: .constant(defaultValue), bridge: .rawValue(), file: file, line: line
+    )
   }
 
   /// A key that reads as `defaultValue` when nothing is stored, for a type both `RawRepresentable`
@@ -49,7 +52,9 @@ extension UserDefaults.Key {
   public convenience init(
     _ name: String, default defaultValue: Value, file: StaticString = #fileID, line: UInt = #line
   ) where Value: RawRepresentable & Codable, Value.RawValue: UserDefaultable {
-    self.init(name: name, defaultValue: .constant(defaultValue), file: file, line: line)
+    self.init(
+      name: name, defaultValue: .constant(defaultValue), bridge: .rawValue(), file: file, line: line
+    )
   }
 
   /// A key that reads as `defaultValue` when nothing is stored, for an array, set, string-keyed
@@ -67,7 +72,9 @@ extension UserDefaults.Key {
   public convenience init(
     _ name: String, default defaultValue: Value, file: StaticString = #fileID, line: UInt = #line
   ) where Value: _RawValueContainer {
-    self.init(name: name, defaultValue: .constant(defaultValue), file: file, line: line)
+    self.init(
+      name: name, defaultValue: .constant(defaultValue), bridge: .rawValueContainer(), file: file,
+      line: line)
   }
 
   /// A key that reads as `defaultValue` when nothing is stored, for a container of elements both
@@ -84,12 +91,15 @@ extension UserDefaults.Key {
   public convenience init(
     _ name: String, default defaultValue: Value, file: StaticString = #fileID, line: UInt = #line
   ) where Value: _RawValueContainer & Codable {
-    self.init(name: name, defaultValue: .constant(defaultValue), file: file, line: line)
+    self.init(
+      name: name, defaultValue: .constant(defaultValue), bridge: .rawValueContainer(), file: file,
+      line: line)
   }
 
   /// A key that reads as `defaultValue` when nothing is stored, for a container of raw-value
   /// elements that is itself `RawRepresentable` (as an app's own extension may make every `Codable`
-  /// array, for SwiftUI's `@AppStorage`); without this overload such a key was ambiguous.
+  /// array, for SwiftUI's `@AppStorage`), stored as that raw value; without this overload such a
+  /// key was ambiguous.
   ///
   /// - Parameters:
   ///   - name: The name the value is stored under.
@@ -102,11 +112,13 @@ extension UserDefaults.Key {
   public convenience init(
     _ name: String, default defaultValue: Value, file: StaticString = #fileID, line: UInt = #line
   ) where Value: RawRepresentable & _RawValueContainer & Codable, Value.RawValue: UserDefaultable {
-    self.init(name: name, defaultValue: .constant(defaultValue), file: file, line: line)
+    self.init(
+      name: name, defaultValue: .constant(defaultValue), bridge: .rawValue(), file: file, line: line
+    )
   }
 
   /// A key that reads as `defaultValue` when nothing is stored, for any other `Codable` type,
-  /// stored as JSON.
+  /// stored as JSON (a collection element by element).
   ///
   /// - Parameters:
   ///   - name: The name the value is stored under.
@@ -119,7 +131,8 @@ extension UserDefaults.Key {
   public convenience init(
     _ name: String, default defaultValue: Value, file: StaticString = #fileID, line: UInt = #line
   ) where Value: Codable {
-    self.init(name: name, defaultValue: .constant(defaultValue), file: file, line: line)
+    self.init(
+      name: name, defaultValue: .constant(defaultValue), bridge: .codable(), file: file, line: line)
   }
 
   // MARK: A key with a computed default
@@ -139,7 +152,8 @@ extension UserDefaults.Key {
     _ name: String, default makeDefault: @escaping @Sendable () -> Value,
     file: StaticString = #fileID, line: UInt = #line
   ) where Value: RawRepresentable, Value.RawValue: UserDefaultable {
-    self.init(name: name, defaultValue: .computed(makeDefault), file: file, line: line)
+    self.init(
+      name: name, defaultValue: .computed(makeDefault), bridge: .rawValue(), file: file, line: line)
   }
 
   /// A key whose default is computed on each read that finds nothing stored, for a type both
@@ -157,7 +171,8 @@ extension UserDefaults.Key {
     _ name: String, default makeDefault: @escaping @Sendable () -> Value,
     file: StaticString = #fileID, line: UInt = #line
   ) where Value: RawRepresentable & Codable, Value.RawValue: UserDefaultable {
-    self.init(name: name, defaultValue: .computed(makeDefault), file: file, line: line)
+    self.init(
+      name: name, defaultValue: .computed(makeDefault), bridge: .rawValue(), file: file, line: line)
   }
 
   /// A key whose default is computed on each read that finds nothing stored, for an array, set,
@@ -176,7 +191,9 @@ extension UserDefaults.Key {
     _ name: String, default makeDefault: @escaping @Sendable () -> Value,
     file: StaticString = #fileID, line: UInt = #line
   ) where Value: _RawValueContainer {
-    self.init(name: name, defaultValue: .computed(makeDefault), file: file, line: line)
+    self.init(
+      name: name, defaultValue: .computed(makeDefault), bridge: .rawValueContainer(), file: file,
+      line: line)
   }
 
   /// A key whose default is computed on each read that finds nothing stored, for a container of
@@ -194,12 +211,15 @@ extension UserDefaults.Key {
     _ name: String, default makeDefault: @escaping @Sendable () -> Value,
     file: StaticString = #fileID, line: UInt = #line
   ) where Value: _RawValueContainer & Codable {
-    self.init(name: name, defaultValue: .computed(makeDefault), file: file, line: line)
+    self.init(
+      name: name, defaultValue: .computed(makeDefault), bridge: .rawValueContainer(), file: file,
+      line: line)
   }
 
   /// A key whose default is computed on each read that finds nothing stored, for a container of
   /// raw-value elements that is itself `RawRepresentable` (as an app's own extension may make every
-  /// `Codable` array, for SwiftUI's `@AppStorage`); without this overload such a key was ambiguous.
+  /// `Codable` array, for SwiftUI's `@AppStorage`), stored as that raw value; without this overload
+  /// such a key was ambiguous.
   ///
   /// - Parameters:
   ///   - name: The name the value is stored under.
@@ -213,11 +233,12 @@ extension UserDefaults.Key {
     _ name: String, default makeDefault: @escaping @Sendable () -> Value,
     file: StaticString = #fileID, line: UInt = #line
   ) where Value: RawRepresentable & _RawValueContainer & Codable, Value.RawValue: UserDefaultable {
-    self.init(name: name, defaultValue: .computed(makeDefault), file: file, line: line)
+    self.init(
+      name: name, defaultValue: .computed(makeDefault), bridge: .rawValue(), file: file, line: line)
   }
 
   /// A key whose default is computed on each read that finds nothing stored, for any other
-  /// `Codable` type, stored as JSON.
+  /// `Codable` type, stored as JSON (a collection element by element).
   ///
   /// - Parameters:
   ///   - name: The name the value is stored under.
@@ -231,7 +252,8 @@ extension UserDefaults.Key {
     _ name: String, default makeDefault: @escaping @Sendable () -> Value,
     file: StaticString = #fileID, line: UInt = #line
   ) where Value: Codable {
-    self.init(name: name, defaultValue: .computed(makeDefault), file: file, line: line)
+    self.init(
+      name: name, defaultValue: .computed(makeDefault), bridge: .codable(), file: file, line: line)
   }
 
   // MARK: An optional key
@@ -249,7 +271,9 @@ extension UserDefaults.Key {
   public convenience init<Wrapped>(
     _ name: String, file: StaticString = #fileID, line: UInt = #line
   ) where Value == Wrapped?, Wrapped: RawRepresentable, Wrapped.RawValue: UserDefaultable {
-    self.init(name: name, defaultValue: .constant(nil), file: file, line: line)
+    self.init(
+      name: name, defaultValue: .constant(nil), bridge: .optional(ValueBridge<Wrapped>.rawValue()),
+      file: file, line: line)
   }
 
   /// An optional key, `nil` when nothing is stored, for an optional of a type both
@@ -266,7 +290,9 @@ extension UserDefaults.Key {
     _ name: String, file: StaticString = #fileID, line: UInt = #line
   )
   where Value == Wrapped?, Wrapped: RawRepresentable & Codable, Wrapped.RawValue: UserDefaultable {
-    self.init(name: name, defaultValue: .constant(nil), file: file, line: line)
+    self.init(
+      name: name, defaultValue: .constant(nil), bridge: .optional(ValueBridge<Wrapped>.rawValue()),
+      file: file, line: line)
   }
 
   /// An optional key, `nil` when nothing is stored, for an optional of an array, set, string-keyed
@@ -283,7 +309,9 @@ extension UserDefaults.Key {
   public convenience init<Wrapped>(
     _ name: String, file: StaticString = #fileID, line: UInt = #line
   ) where Value == Wrapped?, Wrapped: _RawValueContainer {
-    self.init(name: name, defaultValue: .constant(nil), file: file, line: line)
+    self.init(
+      name: name, defaultValue: .constant(nil),
+      bridge: .optional(ValueBridge<Wrapped>.rawValueContainer()), file: file, line: line)
   }
 
   /// An optional key, `nil` when nothing is stored, for an optional of a container of elements both
@@ -299,12 +327,15 @@ extension UserDefaults.Key {
   public convenience init<Wrapped>(
     _ name: String, file: StaticString = #fileID, line: UInt = #line
   ) where Value == Wrapped?, Wrapped: _RawValueContainer & Codable {
-    self.init(name: name, defaultValue: .constant(nil), file: file, line: line)
+    self.init(
+      name: name, defaultValue: .constant(nil),
+      bridge: .optional(ValueBridge<Wrapped>.rawValueContainer()), file: file, line: line)
   }
 
   /// An optional key, `nil` when nothing is stored, for an optional of a container of raw-value
   /// elements that is itself `RawRepresentable` (as an app's own extension may make every `Codable`
-  /// array, for SwiftUI's `@AppStorage`); without this overload such a key was ambiguous.
+  /// array, for SwiftUI's `@AppStorage`), stored as that raw value; without this overload such a
+  /// key was ambiguous.
   ///
   /// - Parameters:
   ///   - name: The name the value is stored under.
@@ -320,11 +351,13 @@ extension UserDefaults.Key {
     Value == Wrapped?, Wrapped: RawRepresentable & _RawValueContainer & Codable,
     Wrapped.RawValue: UserDefaultable
   {
-    self.init(name: name, defaultValue: .constant(nil), file: file, line: line)
+    self.init(
+      name: name, defaultValue: .constant(nil), bridge: .optional(ValueBridge<Wrapped>.rawValue()),
+      file: file, line: line)
   }
 
   /// An optional key, `nil` when nothing is stored, for an optional of any other `Codable` type,
-  /// stored as JSON.
+  /// stored as JSON (a collection element by element).
   ///
   /// - Parameters:
   ///   - name: The name the value is stored under.
@@ -336,6 +369,8 @@ extension UserDefaults.Key {
   public convenience init<Wrapped>(
     _ name: String, file: StaticString = #fileID, line: UInt = #line
   ) where Value == Wrapped?, Wrapped: Codable {
-    self.init(name: name, defaultValue: .constant(nil), file: file, line: line)
+    self.init(
+      name: name, defaultValue: .constant(nil), bridge: .optional(ValueBridge<Wrapped>.codable()),
+      file: file, line: line)
   }
 }

@@ -37,9 +37,13 @@ extension UserDefaults {
     public let name: String
     @usableFromInline let descriptor: KeyDescriptor<Value>
 
-    init(name: String, defaultValue: DefaultValue<Value>, file: StaticString, line: UInt) {
+    /// The one initializer every form calls, with the bridge its overload chose.
+    init(
+      name: String, defaultValue: DefaultValue<Value>, bridge: ValueBridge<Value>,
+      file: StaticString, line: UInt
+    ) {
       self.name = name
-      self.descriptor = KeyDescriptor(name: name, bridge: .shared, defaultValue: defaultValue)
+      self.descriptor = KeyDescriptor(name: name, bridge: bridge, defaultValue: defaultValue)
       super.init()
       KeyName.validate(name, suite: nil)
       KeyRegistry.register(
@@ -67,7 +71,9 @@ extension UserDefaults {
     public convenience init(
       _ name: String, default defaultValue: Value, file: StaticString = #fileID, line: UInt = #line
     ) where Value: UserDefaultable {
-      self.init(name: name, defaultValue: .constant(defaultValue), file: file, line: line)
+      self.init(
+        name: name, defaultValue: .constant(defaultValue), bridge: .native(), file: file, line: line
+      )
     }
 
     /// A key whose default is computed on each read that finds nothing stored (never when
@@ -89,7 +95,9 @@ extension UserDefaults {
       _ name: String, default makeDefault: @escaping @Sendable () -> Value,
       file: StaticString = #fileID, line: UInt = #line
     ) where Value: UserDefaultable {
-      self.init(name: name, defaultValue: .computed(makeDefault), file: file, line: line)
+      self.init(
+        name: name, defaultValue: .computed(makeDefault), bridge: .native(), file: file, line: line
+      )
     }
 
     /// An optional key, `nil` when nothing is stored.
@@ -108,7 +116,9 @@ extension UserDefaults {
     public convenience init<Wrapped>(
       _ name: String, file: StaticString = #fileID, line: UInt = #line
     ) where Value == Wrapped?, Wrapped: UserDefaultable {
-      self.init(name: name, defaultValue: .constant(nil), file: file, line: line)
+      self.init(
+        name: name, defaultValue: .constant(nil), bridge: .optional(ValueBridge<Wrapped>.native()),
+        file: file, line: line)
     }
 
     /// The value this key reads as when nothing is stored (evaluated now for a computed default).

@@ -32,7 +32,8 @@ struct KeyDescriptor<Value> {
 
   /// A descriptor for the `UserDefaultable` helpers, which carry no default of their own.
   static func native(_ name: String) -> KeyDescriptor<Value?> where Value: UserDefaultable {
-    KeyDescriptor<Value?>(name: name, bridge: .shared, defaultValue: .constant(nil))
+    KeyDescriptor<Value?>(
+      name: name, bridge: .native(), defaultValue: .constant(nil))
   }
 }
 

@@ -9,9 +9,10 @@ import Foundation
 // `Codable` stored as raw values without an ambiguity between two disfavored siblings, and
 // the one with `RawRepresentable & _RawValueContainer & Codable` does the same for arrays an
 // app's own extension makes `RawRepresentable` (checked in scripts/macro-diagnostics).
-// Every sibling makes the same value through the same initializer: the bridge is still
-// chosen at run time, by `ValueBridge`. The siblings are hidden from the documentation,
-// which shows the UserDefaultable initializer of each form.
+// Each sibling passes the bridge of its way of storing to the one internal initializer
+// (ValueBridge+Declared.swift), so how a type is stored follows from the overload the
+// compiler picked. The siblings are hidden from the documentation, which shows the
+// UserDefaultable initializer of each form.
 //
 // Written by scripts/generate-storable-overloads.py (CI checks it): change it there.
 
@@ -40,8 +41,8 @@ extension UserDefault {
     file: StaticString = #fileID, line: UInt = #line
   ) where Value: RawRepresentable, Value.RawValue: UserDefaultable {
     self.init(
-      key, default: .constant(defaultValue), suite: suite, defaults: defaults, encoder: encoder,
-      decoder: decoder, file: file, line: line)
+      key, default: .constant(defaultValue), suite: suite, defaults: defaults,
+      bridge: .rawValue(), file: file, line: line)
   }
 
   /// A value stored under `key`, reading `defaultValue` when nothing is stored, for a type both
@@ -66,8 +67,8 @@ extension UserDefault {
     file: StaticString = #fileID, line: UInt = #line
   ) where Value: RawRepresentable & Codable, Value.RawValue: UserDefaultable {
     self.init(
-      key, default: .constant(defaultValue), suite: suite, defaults: defaults, encoder: encoder,
-      decoder: decoder, file: file, line: line)
+      key, default: .constant(defaultValue), suite: suite, defaults: defaults,
+      bridge: .rawValue(), file: file, line: line)
   }
 
   /// A value stored under `key`, reading `defaultValue` when nothing is stored, for an array, set,
@@ -93,8 +94,8 @@ extension UserDefault {
     file: StaticString = #fileID, line: UInt = #line
   ) where Value: _RawValueContainer {
     self.init(
-      key, default: .constant(defaultValue), suite: suite, defaults: defaults, encoder: encoder,
-      decoder: decoder, file: file, line: line)
+      key, default: .constant(defaultValue), suite: suite, defaults: defaults,
+      bridge: .rawValueContainer(), file: file, line: line)
   }
 
   /// A value stored under `key`, reading `defaultValue` when nothing is stored, for a container of
@@ -119,13 +120,14 @@ extension UserDefault {
     file: StaticString = #fileID, line: UInt = #line
   ) where Value: _RawValueContainer & Codable {
     self.init(
-      key, default: .constant(defaultValue), suite: suite, defaults: defaults, encoder: encoder,
-      decoder: decoder, file: file, line: line)
+      key, default: .constant(defaultValue), suite: suite, defaults: defaults,
+      bridge: .rawValueContainer(), file: file, line: line)
   }
 
   /// A value stored under `key`, reading `defaultValue` when nothing is stored, for a container of
   /// raw-value elements that is itself `RawRepresentable` (as an app's own extension may make every
-  /// `Codable` array, for SwiftUI's `@AppStorage`); without this overload such a key was ambiguous.
+  /// `Codable` array, for SwiftUI's `@AppStorage`), stored as that raw value; without this overload
+  /// such a key was ambiguous.
   ///
   /// - Parameters:
   ///   - key: The stored name.
@@ -146,12 +148,12 @@ extension UserDefault {
     file: StaticString = #fileID, line: UInt = #line
   ) where Value: RawRepresentable & _RawValueContainer & Codable, Value.RawValue: UserDefaultable {
     self.init(
-      key, default: .constant(defaultValue), suite: suite, defaults: defaults, encoder: encoder,
-      decoder: decoder, file: file, line: line)
+      key, default: .constant(defaultValue), suite: suite, defaults: defaults,
+      bridge: .rawValue(), file: file, line: line)
   }
 
   /// A value stored under `key`, reading `defaultValue` when nothing is stored, for any other
-  /// `Codable` type, stored as JSON.
+  /// `Codable` type, stored as JSON (a collection element by element).
   ///
   /// - Parameters:
   ///   - key: The stored name.
@@ -172,8 +174,8 @@ extension UserDefault {
     file: StaticString = #fileID, line: UInt = #line
   ) where Value: Codable {
     self.init(
-      key, default: .constant(defaultValue), suite: suite, defaults: defaults, encoder: encoder,
-      decoder: decoder, file: file, line: line)
+      key, default: .constant(defaultValue), suite: suite, defaults: defaults,
+      bridge: .codable(json: .custom(encoder: encoder, decoder: decoder)), file: file, line: line)
   }
 
   /// A value stored under `key`, reading `defaultValue` when nothing is stored, for `[Any]` or
@@ -198,8 +200,8 @@ extension UserDefault {
     file: StaticString = #fileID, line: UInt = #line
   ) where Value: _PropertyListContainer {
     self.init(
-      key, default: .constant(defaultValue), suite: suite, defaults: defaults, encoder: encoder,
-      decoder: decoder, file: file, line: line)
+      key, default: .constant(defaultValue), suite: suite, defaults: defaults,
+      bridge: .propertyListContainer(), file: file, line: line)
   }
 
   // MARK: An optional value
@@ -225,8 +227,8 @@ extension UserDefault {
     file: StaticString = #fileID, line: UInt = #line
   ) where Value == Wrapped?, Wrapped: RawRepresentable, Wrapped.RawValue: UserDefaultable {
     self.init(
-      key, default: .constant(nil), suite: suite, defaults: defaults, encoder: encoder,
-      decoder: decoder, file: file, line: line)
+      key, default: .constant(nil), suite: suite, defaults: defaults,
+      bridge: .optional(ValueBridge<Wrapped>.rawValue()), file: file, line: line)
   }
 
   /// An optional value stored under `key`, `nil` when nothing is stored, for an optional of a type
@@ -251,8 +253,8 @@ extension UserDefault {
   )
   where Value == Wrapped?, Wrapped: RawRepresentable & Codable, Wrapped.RawValue: UserDefaultable {
     self.init(
-      key, default: .constant(nil), suite: suite, defaults: defaults, encoder: encoder,
-      decoder: decoder, file: file, line: line)
+      key, default: .constant(nil), suite: suite, defaults: defaults,
+      bridge: .optional(ValueBridge<Wrapped>.rawValue()), file: file, line: line)
   }
 
   /// An optional value stored under `key`, `nil` when nothing is stored, for an optional of an
@@ -277,8 +279,8 @@ extension UserDefault {
     file: StaticString = #fileID, line: UInt = #line
   ) where Value == Wrapped?, Wrapped: _RawValueContainer {
     self.init(
-      key, default: .constant(nil), suite: suite, defaults: defaults, encoder: encoder,
-      decoder: decoder, file: file, line: line)
+      key, default: .constant(nil), suite: suite, defaults: defaults,
+      bridge: .optional(ValueBridge<Wrapped>.rawValueContainer()), file: file, line: line)
   }
 
   /// An optional value stored under `key`, `nil` when nothing is stored, for an optional of a
@@ -303,14 +305,14 @@ extension UserDefault {
     file: StaticString = #fileID, line: UInt = #line
   ) where Value == Wrapped?, Wrapped: _RawValueContainer & Codable {
     self.init(
-      key, default: .constant(nil), suite: suite, defaults: defaults, encoder: encoder,
-      decoder: decoder, file: file, line: line)
+      key, default: .constant(nil), suite: suite, defaults: defaults,
+      bridge: .optional(ValueBridge<Wrapped>.rawValueContainer()), file: file, line: line)
   }
 
   /// An optional value stored under `key`, `nil` when nothing is stored, for an optional of a
   /// container of raw-value elements that is itself `RawRepresentable` (as an app's own extension
-  /// may make every `Codable` array, for SwiftUI's `@AppStorage`); without this overload such a key
-  /// was ambiguous.
+  /// may make every `Codable` array, for SwiftUI's `@AppStorage`), stored as that raw value;
+  /// without this overload such a key was ambiguous.
   ///
   /// - Parameters:
   ///   - key: The stored name.
@@ -334,12 +336,12 @@ extension UserDefault {
     Wrapped.RawValue: UserDefaultable
   {
     self.init(
-      key, default: .constant(nil), suite: suite, defaults: defaults, encoder: encoder,
-      decoder: decoder, file: file, line: line)
+      key, default: .constant(nil), suite: suite, defaults: defaults,
+      bridge: .optional(ValueBridge<Wrapped>.rawValue()), file: file, line: line)
   }
 
   /// An optional value stored under `key`, `nil` when nothing is stored, for an optional of any
-  /// other `Codable` type, stored as JSON.
+  /// other `Codable` type, stored as JSON (a collection element by element).
   ///
   /// - Parameters:
   ///   - key: The stored name.
@@ -359,8 +361,10 @@ extension UserDefault {
     file: StaticString = #fileID, line: UInt = #line
   ) where Value == Wrapped?, Wrapped: Codable {
     self.init(
-      key, default: .constant(nil), suite: suite, defaults: defaults, encoder: encoder,
-      decoder: decoder, file: file, line: line)
+      key, default: .constant(nil), suite: suite, defaults: defaults,
+      bridge: .optional(
+        ValueBridge<Wrapped>.codable(json: .custom(encoder: encoder, decoder: decoder))),
+      file: file, line: line)
   }
 
   /// An optional value stored under `key`, `nil` when nothing is stored, for an optional of `[Any]`
@@ -384,7 +388,7 @@ extension UserDefault {
     file: StaticString = #fileID, line: UInt = #line
   ) where Value == Wrapped?, Wrapped: _PropertyListContainer {
     self.init(
-      key, default: .constant(nil), suite: suite, defaults: defaults, encoder: encoder,
-      decoder: decoder, file: file, line: line)
+      key, default: .constant(nil), suite: suite, defaults: defaults,
+      bridge: .optional(ValueBridge<Wrapped>.propertyListContainer()), file: file, line: line)
   }
 }

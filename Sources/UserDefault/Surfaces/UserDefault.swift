@@ -64,8 +64,8 @@ public struct UserDefault<Value> {
     file: StaticString = #fileID, line: UInt = #line
   ) where Value: UserDefaultable {
     self.init(
-      key, default: .constant(defaultValue), suite: suite, defaults: defaults, encoder: encoder,
-      decoder: decoder, file: file, line: line)
+      key, default: .constant(defaultValue), suite: suite, defaults: defaults, bridge: .native(),
+      file: file, line: line)
   }
 
   /// An optional value stored under `key`; `nil` when nothing is stored.
@@ -93,21 +93,19 @@ public struct UserDefault<Value> {
     file: StaticString = #fileID, line: UInt = #line
   ) where Value == Wrapped?, Wrapped: UserDefaultable {
     self.init(
-      key, default: .constant(nil), suite: suite, defaults: defaults, encoder: encoder,
-      decoder: decoder, file: file, line: line)
+      key, default: .constant(nil), suite: suite, defaults: defaults,
+      bridge: .optional(ValueBridge<Wrapped>.native()), file: file, line: line)
   }
 
   /// The one initializer every string-key form calls; `defaults`, then `suite`, then the
   /// library's default choose the store.
+  /// library's default choose the store. `bridge`: the way its overload stores the value
+  /// (with the declaration's JSON coders, for a value stored as JSON).
   init(
     _ key: String, default defaultValue: DefaultValue<Value>, suite: UserDefaults?,
-    defaults chosen: UserDefaults?, encoder: JSONEncoder?, decoder: JSONDecoder?,
-    file: StaticString, line: UInt
+    defaults chosen: UserDefaults?, bridge: ValueBridge<Value>, file: StaticString, line: UInt
   ) {
     let defaults = chosen ?? suite ?? .libraryDefault
-    let bridge: ValueBridge<Value> =
-      encoder == nil && decoder == nil
-      ? .shared : .resolve(json: JSONCoding(encoder: encoder, decoder: decoder))
     let descriptor = KeyDescriptor(name: key, bridge: bridge, defaultValue: defaultValue)
     self.key = DescriptorBox(descriptor)
     self.entry = nil

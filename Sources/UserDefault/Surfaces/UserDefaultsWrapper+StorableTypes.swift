@@ -9,9 +9,10 @@ import Foundation
 // `Codable` stored as raw values without an ambiguity between two disfavored siblings, and
 // the one with `RawRepresentable & _RawValueContainer & Codable` does the same for arrays an
 // app's own extension makes `RawRepresentable` (checked in scripts/macro-diagnostics).
-// Every sibling makes the same value through the same initializer: the bridge is still
-// chosen at run time, by `ValueBridge`. The siblings are hidden from the documentation,
-// which shows the UserDefaultable initializer of each form.
+// Each sibling passes the bridge of its way of storing to the one internal initializer
+// (ValueBridge+Declared.swift), so how a type is stored follows from the overload the
+// compiler picked. The siblings are hidden from the documentation, which shows the
+// UserDefaultable initializer of each form.
 //
 // Written by scripts/generate-storable-overloads.py (CI checks it): change it there.
 
@@ -35,8 +36,8 @@ extension UserDefaultsWrapper {
     file: StaticString = #fileID, line: UInt = #line
   ) where Value: RawRepresentable, Value.RawValue: UserDefaultable {
     self.init(
-      key: key, default: .constant(defaultValue), userDefaults: userDefaults, file: file, line: line
-    )
+      key: key, default: .constant(defaultValue), userDefaults: userDefaults, bridge: .rawValue(),
+      file: file, line: line)
   }
 
   /// A value stored under `key`, reading `defaultValue` when nothing is stored, for a type both
@@ -56,8 +57,8 @@ extension UserDefaultsWrapper {
     file: StaticString = #fileID, line: UInt = #line
   ) where Value: RawRepresentable & Codable, Value.RawValue: UserDefaultable {
     self.init(
-      key: key, default: .constant(defaultValue), userDefaults: userDefaults, file: file, line: line
-    )
+      key: key, default: .constant(defaultValue), userDefaults: userDefaults, bridge: .rawValue(),
+      file: file, line: line)
   }
 
   /// A value stored under `key`, reading `defaultValue` when nothing is stored, for an array, set,
@@ -78,8 +79,9 @@ extension UserDefaultsWrapper {
     file: StaticString = #fileID, line: UInt = #line
   ) where Value: _RawValueContainer {
     self.init(
-      key: key, default: .constant(defaultValue), userDefaults: userDefaults, file: file, line: line
-    )
+      key: key, default: .constant(defaultValue), userDefaults: userDefaults,
+      bridge: .rawValueContainer(),
+      file: file, line: line)
   }
 
   /// A value stored under `key`, reading `defaultValue` when nothing is stored, for a container of
@@ -99,13 +101,15 @@ extension UserDefaultsWrapper {
     file: StaticString = #fileID, line: UInt = #line
   ) where Value: _RawValueContainer & Codable {
     self.init(
-      key: key, default: .constant(defaultValue), userDefaults: userDefaults, file: file, line: line
-    )
+      key: key, default: .constant(defaultValue), userDefaults: userDefaults,
+      bridge: .rawValueContainer(),
+      file: file, line: line)
   }
 
   /// A value stored under `key`, reading `defaultValue` when nothing is stored, for a container of
   /// raw-value elements that is itself `RawRepresentable` (as an app's own extension may make every
-  /// `Codable` array, for SwiftUI's `@AppStorage`); without this overload such a key was ambiguous.
+  /// `Codable` array, for SwiftUI's `@AppStorage`), stored as that raw value; without this overload
+  /// such a key was ambiguous.
   ///
   /// - Parameters:
   ///   - key: The stored name.
@@ -121,12 +125,12 @@ extension UserDefaultsWrapper {
     file: StaticString = #fileID, line: UInt = #line
   ) where Value: RawRepresentable & _RawValueContainer & Codable, Value.RawValue: UserDefaultable {
     self.init(
-      key: key, default: .constant(defaultValue), userDefaults: userDefaults, file: file, line: line
-    )
+      key: key, default: .constant(defaultValue), userDefaults: userDefaults, bridge: .rawValue(),
+      file: file, line: line)
   }
 
   /// A value stored under `key`, reading `defaultValue` when nothing is stored, for any other
-  /// `Codable` type, stored as JSON.
+  /// `Codable` type, stored as JSON (a collection element by element).
   ///
   /// - Parameters:
   ///   - key: The stored name.
@@ -142,8 +146,8 @@ extension UserDefaultsWrapper {
     file: StaticString = #fileID, line: UInt = #line
   ) where Value: Codable {
     self.init(
-      key: key, default: .constant(defaultValue), userDefaults: userDefaults, file: file, line: line
-    )
+      key: key, default: .constant(defaultValue), userDefaults: userDefaults, bridge: .codable(),
+      file: file, line: line)
   }
 
   /// A value stored under `key`, reading `defaultValue` when nothing is stored, for `[Any]` or
@@ -163,8 +167,9 @@ extension UserDefaultsWrapper {
     file: StaticString = #fileID, line: UInt = #line
   ) where Value: _PropertyListContainer {
     self.init(
-      key: key, default: .constant(defaultValue), userDefaults: userDefaults, file: file, line: line
-    )
+      key: key, default: .constant(defaultValue), userDefaults: userDefaults,
+      bridge: .propertyListContainer(),
+      file: file, line: line)
   }
 
   // MARK: An optional value
@@ -184,7 +189,10 @@ extension UserDefaultsWrapper {
     key: String, userDefaults: UserDefaults = .libraryDefault,
     file: StaticString = #fileID, line: UInt = #line
   ) where Value == Wrapped?, Wrapped: RawRepresentable, Wrapped.RawValue: UserDefaultable {
-    self.init(key: key, default: .constant(nil), userDefaults: userDefaults, file: file, line: line)
+    self.init(
+      key: key, default: .constant(nil), userDefaults: userDefaults,
+      bridge: .optional(ValueBridge<Wrapped>.rawValue()), file: file,
+      line: line)
   }
 
   /// An optional value stored under `key`, `nil` when nothing is stored, for an optional of a type
@@ -203,7 +211,10 @@ extension UserDefaultsWrapper {
     file: StaticString = #fileID, line: UInt = #line
   )
   where Value == Wrapped?, Wrapped: RawRepresentable & Codable, Wrapped.RawValue: UserDefaultable {
-    self.init(key: key, default: .constant(nil), userDefaults: userDefaults, file: file, line: line)
+    self.init(
+      key: key, default: .constant(nil), userDefaults: userDefaults,
+      bridge: .optional(ValueBridge<Wrapped>.rawValue()), file: file,
+      line: line)
   }
 
   /// An optional value stored under `key`, `nil` when nothing is stored, for an optional of an
@@ -222,7 +233,10 @@ extension UserDefaultsWrapper {
     key: String, userDefaults: UserDefaults = .libraryDefault,
     file: StaticString = #fileID, line: UInt = #line
   ) where Value == Wrapped?, Wrapped: _RawValueContainer {
-    self.init(key: key, default: .constant(nil), userDefaults: userDefaults, file: file, line: line)
+    self.init(
+      key: key, default: .constant(nil), userDefaults: userDefaults,
+      bridge: .optional(ValueBridge<Wrapped>.rawValueContainer()), file: file,
+      line: line)
   }
 
   /// An optional value stored under `key`, `nil` when nothing is stored, for an optional of a
@@ -241,13 +255,16 @@ extension UserDefaultsWrapper {
     key: String, userDefaults: UserDefaults = .libraryDefault,
     file: StaticString = #fileID, line: UInt = #line
   ) where Value == Wrapped?, Wrapped: _RawValueContainer & Codable {
-    self.init(key: key, default: .constant(nil), userDefaults: userDefaults, file: file, line: line)
+    self.init(
+      key: key, default: .constant(nil), userDefaults: userDefaults,
+      bridge: .optional(ValueBridge<Wrapped>.rawValueContainer()), file: file,
+      line: line)
   }
 
   /// An optional value stored under `key`, `nil` when nothing is stored, for an optional of a
   /// container of raw-value elements that is itself `RawRepresentable` (as an app's own extension
-  /// may make every `Codable` array, for SwiftUI's `@AppStorage`); without this overload such a key
-  /// was ambiguous.
+  /// may make every `Codable` array, for SwiftUI's `@AppStorage`), stored as that raw value;
+  /// without this overload such a key was ambiguous.
   ///
   /// - Parameters:
   ///   - key: The stored name.
@@ -265,11 +282,14 @@ extension UserDefaultsWrapper {
     Value == Wrapped?, Wrapped: RawRepresentable & _RawValueContainer & Codable,
     Wrapped.RawValue: UserDefaultable
   {
-    self.init(key: key, default: .constant(nil), userDefaults: userDefaults, file: file, line: line)
+    self.init(
+      key: key, default: .constant(nil), userDefaults: userDefaults,
+      bridge: .optional(ValueBridge<Wrapped>.rawValue()), file: file,
+      line: line)
   }
 
   /// An optional value stored under `key`, `nil` when nothing is stored, for an optional of any
-  /// other `Codable` type, stored as JSON.
+  /// other `Codable` type, stored as JSON (a collection element by element).
   ///
   /// - Parameters:
   ///   - key: The stored name.
@@ -283,7 +303,10 @@ extension UserDefaultsWrapper {
     key: String, userDefaults: UserDefaults = .libraryDefault,
     file: StaticString = #fileID, line: UInt = #line
   ) where Value == Wrapped?, Wrapped: Codable {
-    self.init(key: key, default: .constant(nil), userDefaults: userDefaults, file: file, line: line)
+    self.init(
+      key: key, default: .constant(nil), userDefaults: userDefaults,
+      bridge: .optional(ValueBridge<Wrapped>.codable()), file: file,
+      line: line)
   }
 
   /// An optional value stored under `key`, `nil` when nothing is stored, for an optional of `[Any]`
@@ -301,6 +324,9 @@ extension UserDefaultsWrapper {
     key: String, userDefaults: UserDefaults = .libraryDefault,
     file: StaticString = #fileID, line: UInt = #line
   ) where Value == Wrapped?, Wrapped: _PropertyListContainer {
-    self.init(key: key, default: .constant(nil), userDefaults: userDefaults, file: file, line: line)
+    self.init(
+      key: key, default: .constant(nil), userDefaults: userDefaults,
+      bridge: .optional(ValueBridge<Wrapped>.propertyListContainer()), file: file,
+      line: line)
   }
 }

@@ -46,8 +46,8 @@ public struct UserDefaultsWrapper<Value> {
     file: StaticString = #fileID, line: UInt = #line
   ) where Value: UserDefaultable {
     self.init(
-      key: key, default: .constant(defaultValue), userDefaults: userDefaults, file: file, line: line
-    )
+      key: key, default: .constant(defaultValue), userDefaults: userDefaults, bridge: .native(),
+      file: file, line: line)
   }
 
   /// An optional value stored under `key`; `nil` when nothing is stored.
@@ -68,7 +68,9 @@ public struct UserDefaultsWrapper<Value> {
     key: String, userDefaults: UserDefaults = .libraryDefault,
     file: StaticString = #fileID, line: UInt = #line
   ) where Value == Wrapped?, Wrapped: UserDefaultable {
-    self.init(key: key, default: .constant(nil), userDefaults: userDefaults, file: file, line: line)
+    self.init(
+      key: key, default: .constant(nil), userDefaults: userDefaults,
+      bridge: .optional(ValueBridge<Wrapped>.native()), file: file, line: line)
   }
 
   /// Not available: a non-optional value has nothing to read when nothing is stored, so it
@@ -118,11 +120,12 @@ public struct UserDefaultsWrapper<Value> {
     fatalError("unavailable")
   }
 
+  /// The one initializer every form calls, with the bridge its overload chose.
   init(
     key: String, default defaultValue: DefaultValue<Value>, userDefaults: UserDefaults,
-    file: StaticString, line: UInt
+    bridge: ValueBridge<Value>, file: StaticString, line: UInt
   ) {
-    self.key = KeyDescriptor(name: key, bridge: .shared, defaultValue: defaultValue)
+    self.key = KeyDescriptor(name: key, bridge: bridge, defaultValue: defaultValue)
     self.userDefaults = userDefaults
     self.key.declare(in: userDefaults, declaredBy: "@UserDefaultsWrapper \(file):\(line)")
   }

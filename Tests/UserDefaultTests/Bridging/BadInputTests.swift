@@ -94,7 +94,8 @@ struct BadInputTests {
     final class Opaque: @unchecked Sendable {}  // holds nothing: trivially safe
     let suite = TestSuite()
     let key = UserDefaults.Key<Opaque?>(
-      name: uniqueKey(), defaultValue: .constant(nil), file: #fileID, line: #line)
+      name: uniqueKey(), defaultValue: .constant(nil), bridge: .shared, file: #fileID,
+      line: #line)
     suite.defaults[key] = Opaque()
     #expect(suite.defaults[key] == nil)
     #expect(suite.diagnostics.map(\.kind) == [.unsupportedType])

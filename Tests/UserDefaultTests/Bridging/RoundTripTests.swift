@@ -9,7 +9,8 @@ struct RoundTripTests {
     let suite = TestSuite()
     // The internal initializer: the public ones take only types known to be storable.
     let key = UserDefaults.Key<Value>(
-      name: uniqueKey(), defaultValue: .constant(fallback), file: #fileID, line: #line)
+      name: uniqueKey(), defaultValue: .constant(fallback), bridge: .shared, file: #fileID,
+      line: #line)
     suite.defaults[key] = value
     #expect(suite.defaults[key] == value)
     // A write drops the cached value, so the read above decoded what Foundation holds;
