@@ -59,7 +59,9 @@ extension ValueBridge {
   where Value == Wrapped? {
     let make = { () -> (any ValueCoding<Value>)? in OptionalCoding<Wrapped>(wrapped: wrapped.coding)
     }
-    guard let way = wrapped.declaredWay else { return ValueBridge(coding: make()!) }
+    guard let way = declaredWays.withLock({ $0[ObjectIdentifier(wrapped.token)] }) else {
+      return ValueBridge(coding: make()!)
+    }
     return declared(way, optional: true, make)
   }
 
@@ -72,12 +74,12 @@ extension ValueBridge {
   ) -> ValueBridge {
     let key = DeclaredBridgeKey(type: ObjectIdentifier(Value.self), way: way, optional: optional)
     if let bridge = declaredBridges.withLock({ $0[key] }) as? ValueBridge<Value> { return bridge }
-    var bridge = ValueBridge(coding: make() ?? UnsupportedCoding<Value>())
-    bridge.declaredWay = way
+    let bridge = ValueBridge(coding: make() ?? UnsupportedCoding<Value>())
     return declaredBridges.withLock { bridges in
       // Another thread may have made it meanwhile: its bridge (and cache token) wins.
       if let made = bridges[key] as? ValueBridge<Value> { return made }
       bridges[key] = bridge
+      declaredWays.withLock { $0[ObjectIdentifier(bridge.token)] = way }
       return bridge
     }
   }
@@ -90,6 +92,9 @@ private struct DeclaredBridgeKey: Hashable {
 }
 
 private let declaredBridges = Lock<[DeclaredBridgeKey: any Sendable]>([:])
+/// The way each bridge in `declaredBridges` was made for, by its token: an optional of one
+/// is made once too. Kept apart from the bridge, whose size every read carries.
+private let declaredWays = Lock<[ObjectIdentifier: ValueBridgeWay]>([:])
 
 /// The ways a declaration chooses, as the key of the bridges made for them.
 enum ValueBridgeWay: UInt8, Sendable {

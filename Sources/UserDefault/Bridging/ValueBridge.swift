@@ -25,9 +25,6 @@ struct ValueBridge<Value>: Sendable {
   /// Double, Data and their optionals), so a successful cast is a correct decode; other
   /// objects still go through ``decode(_:)``.
   @usableFromInline let storesValueItself: Bool
-  /// The way a declaration chose, for a bridge made once per type and way (see
-  /// ValueBridge+Declared.swift); `nil` for one found at run time or with custom coders.
-  var declaredWay: ValueBridgeWay?
 
   init(coding: any ValueCoding<Value>) {
     self.coding = coding
