@@ -129,8 +129,9 @@ struct RoundTripTests {
 
   /// Foundation's own `synchronize()` on Linux writes XML, which keeps dates to whole
   /// seconds and `-0.0` as `0.0`, and its next call reads that file back into memory:
-  /// every sample must read back to the bit in the process that synchronized, and in
-  /// processes that read the file afterwards through either backend.
+  /// every sample must read back to the bit in the process that synchronized, in processes
+  /// that read the file afterwards through either backend, and in a suite the file was
+  /// copied to by `defaults export` and `defaults import`.
   @Test(
     "Values are exact after synchronize() twice, and in processes that read the file next",
     .linuxFiles, arguments: ["foundation", "store"])
@@ -142,13 +143,20 @@ struct RoundTripTests {
       "UserDefaultTestHelper", ["synchronize", suite, backend], environment: environment)
     #expect(write.status == 0, "\(write.error)")
     #expect(write.output == "synchronized\n", "in-process mismatches: \(write.output)")
-    for reader in ["read", "exact-read"] {
+    // Then the file goes through `defaults export` and `defaults import` into another suite.
+    let copy = suite + "-copy"
+    let exported = directory.path + "/exported.plist"
+    for arguments in [["export", suite, exported], ["import", copy, exported]] {
+      let tool = try ChildProcess.run("defaults", arguments, environment: environment)
+      #expect(tool.status == 0, "\(arguments[0]): \(tool.error)")
+    }
+    for (reader, name) in [("read", suite), ("exact-read", suite), ("read", copy)] {
       let read = try ChildProcess.run(
-        "UserDefaultTestHelper", [reader, suite], environment: environment)
+        "UserDefaultTestHelper", [reader, name], environment: environment)
       #expect(read.status == 0, "\(read.error)")
       let lines = read.output.split(separator: "\n")
       #expect(lines.count >= 40)
-      for line in lines { #expect(line.hasSuffix(" ok"), "\(reader): \(line)") }
+      for line in lines { #expect(line.hasSuffix(" ok"), "\(reader) \(name): \(line)") }
     }
   }
 }
