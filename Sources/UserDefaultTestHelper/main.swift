@@ -538,6 +538,21 @@ case "synchronize" where arguments.count == 4:
   }
   try? synchronized.flushToDisk()
   print("synchronized")
+case "migrate-samples" where arguments.count == 4:
+  // migrate-samples <suite> <foundation|store>: writes every sample, then migrations move
+  // each one to "moved.<name>" and back (Migration.rename, one version each), saves, and
+  // prints "migrated <number of versions applied>". A later `read` or `exact-read` child checks the file.
+  let migrated: UserDefaults =
+    arguments[3] == "store" ? try! PreferencesStore(suiteName: arguments[2]) : defaults
+  for sample in samples { sample.write(migrated) }
+  let names = samples.map(\.name)
+  let away = names.enumerated().map { Migration($0 + 1, .rename($1, to: "moved.\($1)")) }
+  let back = names.enumerated().map {
+    Migration(names.count + $0 + 1, .rename("moved.\($1)", to: $1))
+  }
+  let applied = try! Migrations(away + back).run(on: migrated)
+  try? migrated.flushToDisk()
+  print("migrated \(applied.count)")
 case "exact-read" where arguments.count == 3:
   // exact-read <suite>: as `read`, through the library's store of the suite.
   let store = try! PreferencesStore(suiteName: arguments[2])

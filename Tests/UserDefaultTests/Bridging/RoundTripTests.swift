@@ -159,4 +159,27 @@ struct RoundTripTests {
       for line in lines { #expect(line.hasSuffix(" ok"), "\(reader) \(name): \(line)") }
     }
   }
+
+  /// Migrations move values as stored objects: every sample, moved to another name and
+  /// back by `Migration.rename`, reads back to the bit in processes that read the file.
+  @Test(
+    "Values are exact after migrations move them, in processes that read the file next",
+    .linuxFiles, arguments: ["foundation", "store"])
+  func valuesSurviveMigrations(_ backend: String) throws {
+    let directory = TemporaryDirectory()
+    let suite = "migrated-\(UUID().uuidString)"
+    let environment = ["XDG_CONFIG_HOME": directory.path, "HOME": directory.path]
+    let migrate = try ChildProcess.run(
+      "UserDefaultTestHelper", ["migrate-samples", suite, backend], environment: environment)
+    #expect(migrate.status == 0, "\(migrate.error)")
+    #expect(migrate.output.hasPrefix("migrated "), "\(migrate.output)")
+    for reader in ["read", "exact-read"] {
+      let read = try ChildProcess.run(
+        "UserDefaultTestHelper", [reader, suite], environment: environment)
+      #expect(read.status == 0, "\(read.error)")
+      let lines = read.output.split(separator: "\n")
+      #expect(lines.count >= 40)
+      for line in lines { #expect(line.hasSuffix(" ok"), "\(reader): \(line)") }
+    }
+  }
 }
