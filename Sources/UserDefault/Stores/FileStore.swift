@@ -35,10 +35,8 @@ final class FileStore: StoreBackend {
     /// when `values` holds nothing for a name, before `registered`.
     var fallback: [String: StoredObject] = [:]
     var registered: [String: StoredObject] = [:]
-    /// Names changed since their last flush, with the number of the latest change, so a
-    /// flush only clears a name when no newer change came in while it wrote.
-    var changed: [String: UInt64] = [:]
-    var changeCount: UInt64 = 0
+    /// Names changed since their last flush (the values hold the objects).
+    var pending = PendingWrites<Void>()
     /// Flushes that have taken their snapshot of the values, numbered in that order.
     var flushesStarted: UInt64 = 0
     /// The number of the latest flush that succeeded: everything written to this store
@@ -127,8 +125,7 @@ final class FileStore: StoreBackend {
 
     /// Records that `name` changed and must be flushed.
     mutating func noteChange(of name: String) {
-      changeCount += 1
-      changed[name] = changeCount
+      pending.record(name, ())
     }
   }
 
@@ -345,7 +342,7 @@ final class FileStore: StoreBackend {
       },
       rearm: { [self] in
         state.withLock { guarded in
-          guard !guarded.state.changed.isEmpty, !guarded.state.isFlushScheduled else {
+          guard !guarded.state.pending.isEmpty, !guarded.state.isFlushScheduled else {
             return false
           }
           guarded.state.isFlushScheduled = true
@@ -405,7 +402,7 @@ final class FileStore: StoreBackend {
     // directory, so no file to take in: the file is missing, and no directory (nor lock
     // file) is made for nothing. A write after the check schedules its own flush, which
     // makes the directory.
-    if state.withLock({ $0.state.changed.isEmpty }) {
+    if state.withLock({ $0.state.pending.isEmpty }) {
       if !file.hasDirectory {
         adopt(StoredValues(), identity: nil, format: newFileFormat, flushed: [:])
         return
@@ -451,7 +448,8 @@ final class FileStore: StoreBackend {
       guarded.state.flushesStarted += 1
       let isKnown = identity != nil && identity == guarded.state.fileIdentity
       return (
-        guarded.state.changed, guarded.state.values, isKnown, guarded.state.flushesStarted,
+        guarded.state.pending.snapshot, guarded.state.values, isKnown,
+        guarded.state.flushesStarted,
         guarded.state.fileFormat
       )
     }
@@ -504,7 +502,7 @@ final class FileStore: StoreBackend {
   /// when `disk` is known to equal this store's values (it was written from them).
   private func adopt(
     _ disk: StoredValues, identity: PreferencesFile.Identity?,
-    format: PreferencesFile.Format, flushed: [String: UInt64],
+    format: PreferencesFile.Format, flushed: [String: PendingWrites<Void>.Write],
     compare: Bool = true
   ) {
     // A comparison needs this store's dictionary: made outside the lock. (`disk` is an
@@ -513,16 +511,14 @@ final class FileStore: StoreBackend {
     if compare { makeDictionaryOutsideLock() }
     var disk = disk
     let changes = state.withLock { guarded in
-      for (name, count) in flushed where guarded.state.changed[name] == count {
-        guarded.state.changed[name] = nil
-      }
+      guarded.state.pending.clear(saved: flushed)
       let isFirstLoad = !guarded.state.hasLoaded && guarded.state.values.isEmpty
       guarded.state.hasLoaded = true
       guarded.state.fileIdentity = identity
       guarded.state.fileFormat = format
       guarded.state.reports.fileIsSound()
       guard compare else { return [ChangeHub.Change]() }
-      if isFirstLoad && guarded.state.changed.isEmpty && guarded.state.users <= 1 {
+      if isFirstLoad && guarded.state.pending.isEmpty && guarded.state.users <= 1 {
         // The first load, made while the first object of the store is being made: nobody
         // has read or observed anything yet, so there is nothing to compare or announce
         // (at 100,000 keys, announcing them cost more than reading the file). A binary
@@ -532,7 +528,7 @@ final class FileStore: StoreBackend {
       }
       let found = disk.dictionary()
       let names = Set(found.keys).union(guarded.state.values.names()).filter {
-        guarded.state.changed[$0] == nil
+        !guarded.state.pending.contains($0)
       }
       let changes = guarded.state.values.withDictionary {
         ChangeHub.reconcile(&$0, names: names) { found[$0] }
@@ -571,7 +567,7 @@ final class FileStore: StoreBackend {
     let (hasLoaded, known, stuck, hasNothingPending) = state.withLock {
       (
         $0.state.hasLoaded, $0.state.fileIdentity, $0.state.reports.stuckDamage,
-        $0.state.changed.isEmpty
+        $0.state.pending.isEmpty
       )
     }
     // Before the first load there is nothing to compare with, so no `stat`: the read
