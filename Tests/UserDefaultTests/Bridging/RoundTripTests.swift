@@ -119,12 +119,7 @@ struct RoundTripTests {
     #expect(write.output.isEmpty, "in-process mismatches: \(write.output)")
     // The writer never called synchronize(): the library saved at exit.
     #expect(FileManager.default.fileExists(atPath: directory.path + "/\(suite).plist"))
-    let read = try ChildProcess.run(
-      "UserDefaultTestHelper", ["read", suite], environment: environment)
-    #expect(read.status == 0)
-    let lines = read.output.split(separator: "\n")
-    #expect(lines.count >= 30)
-    for line in lines { #expect(line.hasSuffix(" ok"), "\(line)") }
+    try Self.expectSamplesRead(by: "read", suite: suite, environment: environment, atLeast: 30)
   }
 
   /// Foundation's own `synchronize()` on Linux writes XML, which keeps dates to whole
@@ -151,12 +146,7 @@ struct RoundTripTests {
       #expect(tool.status == 0, "\(arguments[0]): \(tool.error)")
     }
     for (reader, name) in [("read", suite), ("exact-read", suite), ("read", copy)] {
-      let read = try ChildProcess.run(
-        "UserDefaultTestHelper", [reader, name], environment: environment)
-      #expect(read.status == 0, "\(read.error)")
-      let lines = read.output.split(separator: "\n")
-      #expect(lines.count >= 40)
-      for line in lines { #expect(line.hasSuffix(" ok"), "\(reader) \(name): \(line)") }
+      try Self.expectSamplesRead(by: reader, suite: name, environment: environment)
     }
   }
 
@@ -174,12 +164,20 @@ struct RoundTripTests {
     #expect(migrate.status == 0, "\(migrate.error)")
     #expect(migrate.output.hasPrefix("migrated "), "\(migrate.output)")
     for reader in ["read", "exact-read"] {
-      let read = try ChildProcess.run(
-        "UserDefaultTestHelper", [reader, suite], environment: environment)
-      #expect(read.status == 0, "\(read.error)")
-      let lines = read.output.split(separator: "\n")
-      #expect(lines.count >= 40)
-      for line in lines { #expect(line.hasSuffix(" ok"), "\(reader): \(line)") }
+      try Self.expectSamplesRead(by: reader, suite: suite, environment: environment)
     }
+  }
+
+  /// Runs the helper's `reader` (`read`: a Foundation instance; `exact-read`: a store) on
+  /// `suite` and expects at least `count` samples, each read back as written.
+  static func expectSamplesRead(
+    by reader: String, suite: String, environment: [String: String], atLeast count: Int = 40
+  ) throws {
+    let read = try ChildProcess.run(
+      "UserDefaultTestHelper", [reader, suite], environment: environment)
+    #expect(read.status == 0, "\(read.error)")
+    let lines = read.output.split(separator: "\n")
+    #expect(lines.count >= count)
+    for line in lines { #expect(line.hasSuffix(" ok"), "\(reader) \(suite): \(line)") }
   }
 }
