@@ -365,7 +365,7 @@ package struct DefaultsTool {
     let file = PreferencesFile(directory: location.directory, suite: location.suite)
     try file.withLock { () throws(ToolError) in
       guard unlink(file.path) == 0 || errno == ENOENT else {
-        throw ToolError("Could not delete \(file.path): \(String(cString: strerror(errno)))")
+        throw ToolError("Could not delete \(file.path): \(PreferencesFile.describe(errno))")
       }
       unlink(file.lockPath)
     }

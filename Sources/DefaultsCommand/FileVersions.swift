@@ -1,4 +1,5 @@
 import Foundation
+import UserDefault
 
 #if canImport(Glibc)
   import Glibc
@@ -32,11 +33,11 @@ final class FileVersions {
     #if canImport(Glibc)
       descriptor = inotify_init1(Int32(IN_CLOEXEC))
       guard descriptor >= 0 else {
-        throw ToolError("Cannot watch \(directory): \(String(cString: strerror(errno)))")
+        throw ToolError("Cannot watch \(directory): \(PreferencesFile.describe(errno))")
       }
       let events = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE)
       guard inotify_add_watch(descriptor, directory, events) >= 0 else {
-        throw ToolError("Cannot watch \(directory): \(String(cString: strerror(errno)))")
+        throw ToolError("Cannot watch \(directory): \(PreferencesFile.describe(errno))")
       }
     #endif
   }
@@ -65,7 +66,7 @@ final class FileVersions {
         if count < 0 {
           if errno == EINTR { continue }
           throw ToolError(
-            "Cannot watch: reading events failed: \(String(cString: strerror(errno)))")
+            "Cannot watch: reading events failed: \(PreferencesFile.describe(errno))")
         }
         var offset = 0
         while offset + 16 <= count {

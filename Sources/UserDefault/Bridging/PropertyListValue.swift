@@ -108,7 +108,7 @@ extension Double: PropertyListCoded {
       self = value
     } else if let number = object as? NSNumber {
       self = number.doubleValue
-    } else if let text = object as? String, text == "-0.0" {
+    } else if let text = object as? String, text == PropertyListObject.negativeZeroText {
       self = -0.0
     } else {
       throw .wrongType(Double.self, found: object)
@@ -140,7 +140,7 @@ extension Date: PropertyListCoded {
       self = value
     } else if !(object is String), !(object is Bool), let number = object as? NSNumber {
       self = Date(timeIntervalSinceReferenceDate: number.doubleValue)
-    } else if let text = object as? String, text == "-0.0" {
+    } else if let text = object as? String, text == PropertyListObject.negativeZeroText {
       self = Date(timeIntervalSinceReferenceDate: -0.0)
     } else {
       throw .wrongType(Date.self, found: object)

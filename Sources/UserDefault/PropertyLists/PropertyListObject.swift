@@ -7,6 +7,11 @@ import Foundation
 /// value the library writes goes through ``validated(_:)`` first, so a bad value is refused
 /// with a message naming where it sits, and nothing is written.
 enum PropertyListObject {
+  /// The text that stands for `-0.0` where a writer cannot keep the sign of a zero (earlier
+  /// versions of the library, Foundation's XML on Linux): every reader of a real or a date
+  /// takes it, and nothing else written as text.
+  static let negativeZeroText = "-0.0"
+
   /// Removes the `Optional` boxes Foundation wraps around collection elements.
   static func unwrapped(_ object: Any) -> Any? {
     if let optional = object as? any OptionalValue {

@@ -100,20 +100,22 @@ final class FoundationChangeNotifications: Sendable {
         ObjectIdentifier(FoundationInstances.backend(of: defaults)) == writer
       else { return }
     #endif
-    let changes = state.withLock { state in
-      ChangeHub.reconcile(&state.lastKnown, names: state.notified) {
-        read($0).map(StoredObject.other)
-      }
-    }
-    announce(changes)
+    publishChanges { $0.notified }
   }
 
   /// Publishes `name` if its object differs from the last known one (key-value observing
   /// said it changed, which it also says for an equal write).
   private func handleChange(of name: String) {
     guard Self.writingBackend != writer else { return }
+    publishChanges { _ in CollectionOfOne(name) }
+  }
+
+  /// Compares the names `pick` chooses with their last known objects and publishes those
+  /// that differ.
+  private func publishChanges<Names: Sequence<String>>(_ pick: (State) -> Names) {
     let changes = state.withLock { state in
-      ChangeHub.reconcile(&state.lastKnown, names: CollectionOfOne(name)) {
+      let names = pick(state)
+      return ChangeHub.reconcile(&state.lastKnown, names: names) {
         read($0).map(StoredObject.other)
       }
     }

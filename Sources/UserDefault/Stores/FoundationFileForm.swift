@@ -27,25 +27,17 @@ enum FoundationFileForm {
     #if canImport(Darwin)
       return object
     #else
-      if let date = object as? Date {
-        let seconds = date.timeIntervalSinceReferenceDate
-        return isWholeXMLDate(seconds) ? object : exact(seconds)
-      }
-      if let number = object as? Double {
-        return number == 0 && number.sign == .minus ? "-0.0" : object
-      }
-      if let array = object as? [Any] {
-        return array.contains(where: needsChange) ? array.map(exact) : object
-      }
-      if let dictionary = object as? [String: Any] {
-        return dictionary.values.contains(where: needsChange)
-          ? dictionary.mapValues(exact) : object
-      }
+      guard needsChange(object) else { return object }
+      if let date = object as? Date { return exact(date.timeIntervalSinceReferenceDate) }
+      if object is Double { return PropertyListObject.negativeZeroText }
+      if let array = object as? [Any] { return array.map(exact) }
+      if let dictionary = object as? [String: Any] { return dictionary.mapValues(exact) }
       return object
     #endif
   }
 
-  /// Whether ``exact(_:)`` changes `object`.
+  /// Whether Foundation's XML would change `object`: a date it cannot hold, `-0.0`, or a
+  /// container holding one.
   private static func needsChange(_ object: Any) -> Bool {
     if let date = object as? Date { return !isWholeXMLDate(date.timeIntervalSinceReferenceDate) }
     if let number = object as? Double { return number == 0 && number.sign == .minus }

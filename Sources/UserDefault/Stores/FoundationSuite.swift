@@ -260,7 +260,6 @@ extension FoundationSuite {
       // Only touched inside `state`'s lock; the objects are immutable property lists.
       /// The writes not saved yet: per name, the object written (`nil`: removed).
       var pending = PendingWrites<Any?>()
-      var hasPending: Bool { !pending.isEmpty }
       var isScheduled = false
       var isProblemReported = false
       /// Whether the library wrote to a suite it cannot save (then every save reports
@@ -281,7 +280,7 @@ extension FoundationSuite {
       self.problem = problem
     }
 
-    var hasPending: Bool { state.withLock { $0.hasPending || $0.hasRefusedWrites } }
+    var hasPending: Bool { state.withLock { !$0.pending.isEmpty || $0.hasRefusedWrites } }
 
     /// Records a write and schedules a save within ``FoundationSaving/window``. A suite
     /// the library cannot save is reported at its first write instead.
@@ -309,7 +308,7 @@ extension FoundationSuite {
           flush: { [self] () throws(DefaultsError) in try saveNow() },
           rearm: { [self] in
             state.withLock { state in
-              guard state.hasPending, !state.isScheduled else { return false }
+              guard !state.pending.isEmpty, !state.isScheduled else { return false }
               state.isScheduled = true
               return true
             }

@@ -638,7 +638,7 @@ package struct PreferencesFile: Sendable {
   }
 
   /// The system's words for the error `code` (an `errno` value).
-  static func describe(_ code: Int32) -> String { String(cString: strerror(code)) }
+  package static func describe(_ code: Int32) -> String { String(cString: strerror(code)) }
 }
 
 // MARK: Reporting
