@@ -130,10 +130,12 @@ private struct DeclaredProfile: Codable, Equatable, UserDefaultable {
       && defaults[UserDefaults.Key<[PlainProfile]?>("optionalProfiles")] == [ada]
   }
 
-  /// Two objects of a suite each for the two builds, made by `make(suffix)`; `stored`
-  /// gives what a suite holds (its file's values for a store).
+  /// A suite for each of the two builds, made by `make(suffix)`; `stored` gives what a
+  /// suite holds (its file's values for a store); `another(suffix)` gives a second object
+  /// of that suite, where the backend has one (not an in-memory store, a suite of its own).
   private static func check(
-    make: (String) throws -> UserDefaults, stored: (UserDefaults) throws -> [String: Any]
+    make: (String) throws -> UserDefaults, stored: (UserDefaults) throws -> [String: Any],
+    another: (String) throws -> UserDefaults? = { _ in nil }
   ) throws {
     let before = try make("before")
     let after = try make("after")
@@ -149,6 +151,9 @@ private struct DeclaredProfile: Codable, Equatable, UserDefaultable {
     }
     #expect(readsAfter(before), "the second build reads what the first wrote")
     #expect(readsBefore(after), "the first build reads what the second wrote")
+    if let second = try another("before") {
+      #expect(readsAfter(second), "another object of the suite reads the same")
+    }
   }
 
   @Test func onAFoundationInstance() throws {
@@ -161,7 +166,8 @@ private struct DeclaredProfile: Codable, Equatable, UserDefaultable {
       stored: { defaults in
         let name = try #require(suites.first { $0.defaults === defaults }?.name)
         return try #require(defaults.persistentDomain(forName: name))
-      })
+      },
+      another: { _ in UserDefaults(suiteName: suites[0].name) })
   }
 
   @Test func onAStoreAndItsFile() throws {
@@ -176,7 +182,8 @@ private struct DeclaredProfile: Codable, Equatable, UserDefaultable {
         let data = try #require(FileManager.default.contents(atPath: path))
         let values = try PropertyListSerialization.propertyList(from: data, format: nil)
         return try #require(values as? [String: Any])
-      })
+      },
+      another: { try PreferencesStore(suiteName: $0, directory: directory.path) })
   }
 
   @Test func onAnInMemoryStore() throws {
