@@ -129,6 +129,19 @@ enum PropertyListBinaryReader {
   }
 
   /// The parts of a document its trailer names, checked against its size.
+  /// Whether any object of the binary property list in `bytes` is a set. No preferences
+  /// file holds one (a set is no property-list type in XML, and no writer of preferences
+  /// makes one), and Foundation's reader traps on a set whose members cannot be hashed (a
+  /// flipped bit in a file's array marker made one): such a file is damage, and must not
+  /// be handed to it. `false` when `bytes` is no readable binary property list.
+  static func holdsSet(in bytes: UnsafeRawBufferPointer) -> Bool {
+    guard let document = Document(bytes) else { return false }
+    for number in 0..<document.count {
+      if let offset = document.offset(of: number), bytes[offset] & 0xF0 == 0xC0 { return true }
+    }
+    return false
+  }
+
   private struct Document {
     let bytes: UnsafeRawBufferPointer
     let offsetWidth: Int

@@ -290,6 +290,9 @@ package struct PreferencesFile: Sendable {
     if format == .xml, let values = PropertyListXMLReader.storedObjects(in: bytes) {
       return .success((StoredValues(values), foreign: false, format: .xml))
     }
+    if format == .binary, PropertyListBinaryReader.holdsSet(in: bytes) {
+      return .failure("it holds a set, which no preferences file does")
+    }
     let data = Data(bytes)  // a copy, for Foundation only
     guard let object = try? PropertyListSerialization.propertyList(from: data, format: nil) else {
       return .failure("it is not a property list")

@@ -54,8 +54,10 @@ struct FaultCase: CustomStringConvertible, Sendable {
 
   /// The dictionary Foundation reads from the case (the oracle), or `nil` when it is not
   /// a readable property-list dictionary, i.e. damaged.
+  /// A file holding a set is not: Foundation's reader would trap on it.
   var readableOriginal: [String: Any]? {
     guard case .bytes(let data, _) = content,
+      !data.withUnsafeBytes({ PropertyListBinaryReader.holdsSet(in: $0) }),
       let object = try? PropertyListSerialization.propertyList(from: data, format: nil)
     else { return nil }
     return PropertyListObject.dictionary(object)
@@ -173,6 +175,12 @@ enum FaultCorpus {
       data[at] ^= UInt8.random(in: 1...255, using: &random)
       add("binary with a flipped byte #\(index)", data)
     }
+    // A flipped bit that turns a container into a set: Foundation's reader traps on a set
+    // whose members cannot be hashed (a dictionary in place of the root, here).
+    var rootAsSet = goodBinary
+    precondition(rootAsSet[8] & 0xF0 == 0xD0, "Foundation writes the root dictionary first")
+    rootAsSet[8] ^= 0x10
+    add("binary whose root dictionary reads as a set", rootAsSet)
     for mode: mode_t in [0o000, 0o200, 0o444] {
       add("valid file, mode \(String(mode, radix: 8))", goodXML, mode: mode)
       add("garbage, mode \(String(mode, radix: 8))", Data("garbage".utf8), mode: mode)
