@@ -287,16 +287,25 @@ case "set-and-save" where arguments.count == 5:
   print("saved \(FoundationSaving.saveNow())")
 case "store-release" where arguments.count == 6:
   // Writes one Int through a store object without flushing, releases the object, then
-  // either returns from main ("exit") or waits 500 ms and leaves with _exit, which runs no
-  // exit hook ("wait"): the write must reach the file either way.
+  // either returns from main ("exit") or waits until the file holds the value and leaves
+  // with _exit, which runs no exit hook ("wait"; status 3 if 20 s pass first): the write
+  // must reach the file either way, the second time by the released store's own flush.
   do {
+    var path: String?
     do {
       let store = try PreferencesStore(suiteName: arguments[2])
+      path = store.filePath
       store[UserDefaults.Key<Int>(arguments[3], default: 0)] = Int(arguments[4]) ?? 0
     }
-    if arguments[5] == "wait" {
-      usleep(500_000)
-      _exit(0)
+    if arguments[5] == "wait", let path {
+      let deadline = ContinuousClock.now + .seconds(20)
+      while ContinuousClock.now < deadline {
+        let data = FileManager.default.contents(atPath: path) ?? Data()
+        let values = try? PropertyListSerialization.propertyList(from: data, format: nil)
+        if (values as? [String: Any])?[arguments[3]] as? Int == Int(arguments[4]) { _exit(0) }
+        usleep(5_000)
+      }
+      _exit(3)
     }
   } catch {
     print("error \(error)")

@@ -17,11 +17,8 @@ public enum FoundationSaving {
   public static let window: Duration = .milliseconds(100)
 
   /// Whether writes are recorded for saving: on unless ``bootstrap(isEnabled:)`` turned
-  /// it off. Settable in the package for tests, which must not write a user's files.
-  package static var isEnabled: Bool {
-    get { enabled.withLock { $0.isEnabled } }
-    set { enabled.withLock { $0.isEnabled = newValue } }
-  }
+  /// it off.
+  package static var isEnabled: Bool { enabled.withLock { $0.isEnabled } }
   private static let enabled = Lock((isEnabled: true, isBootstrapped: false))
 
   /// Chooses, once for the process, whether the library saves what it writes to

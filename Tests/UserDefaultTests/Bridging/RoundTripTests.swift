@@ -66,11 +66,26 @@ struct RoundTripTests {
     roundTrip([Profile(name: "a", age: 1)], default: [])
   }
 
+  /// Through the public initializers, with types that declare nothing of the library's
+  /// (`Theme` is only `RawRepresentable`, `Mode` also `Codable`, `Profile` only `Codable`):
+  /// the overload the compiler picks decides how each is stored, and it reads back.
   @Test func rawRepresentableAndCodableNeedNoDeclaration() {
-    roundTrip(Theme.dark, default: .system)
-    roundTrip(Profile(name: "Ada", age: 36), default: Profile(name: "", age: 0))
-    roundTrip(Flavor.sour, default: .sweet)
-    roundTrip(Point(x: 1, y: 2), default: Point(x: 0, y: 0))
+    let suite = TestSuite()
+    func expectRoundTrip<Value: Equatable>(_ key: UserDefaults.Key<Value>, _ value: Value) {
+      suite.defaults[key] = value
+      #expect(suite.defaults[key] == value)
+      #expect(UserDefaults(suiteName: suite.name)![key] == value)
+    }
+    expectRoundTrip(UserDefaults.Key<Theme>(uniqueKey(), default: .system), .dark)
+    expectRoundTrip(UserDefaults.Key<Mode>(uniqueKey(), default: .fast), .slow)
+    expectRoundTrip(
+      UserDefaults.Key<Profile>(uniqueKey(), default: Profile(name: "", age: 0)),
+      Profile(name: "Ada", age: 36))
+    expectRoundTrip(UserDefaults.Key<[Theme]>(uniqueKey(), default: []), [.dark, .light])
+    expectRoundTrip(UserDefaults.Key<[Profile]>(uniqueKey(), default: []), [Profile(name: "B", age: 2)])
+    expectRoundTrip(UserDefaults.Key<Theme?>(uniqueKey()), .light)
+    expectRoundTrip(UserDefaults.Key<Profile?>(uniqueKey()), Profile(name: "C", age: 3))
+    #expect(suite.diagnostics.isEmpty)
   }
 
   @Test func rawRepresentableCodableIsStoredAsItsRawValue() {

@@ -41,7 +41,7 @@ struct GridPoint: Codable, Equatable, Sendable {
 @Suite("One engine per suite")
 struct OneEnginePerSuiteTests {
   @Test(
-    "Item 1: two objects of one suite agree at once, for reads and for observers",
+    "Two objects of one suite agree at once, for reads and for observers",
     arguments: BackendKind.allCases)
   func twoObjectsOfOneSuiteAgree(_ kind: BackendKind) {
     let (a, b, keepAlive) = kind.makeSuite()
@@ -63,7 +63,7 @@ struct OneEnginePerSuiteTests {
     withExtendedLifetime(keepAlive) {}
   }
 
-  @Test("Item 1: a store object made later for the same file joins the same suite")
+  @Test("A store object made later for the same file joins the same suite")
   func aLaterStoreObjectJoinsTheSuite() throws {
     Diagnostics.installRecorder()
     let directory = TemporaryDirectory()
@@ -80,7 +80,7 @@ struct OneEnginePerSuiteTests {
   }
 
   @Test(
-    "Item 2: a store object released within its flush window still saves its write",
+    "A store object released within its flush window still saves its write",
     .linuxFiles, arguments: ["exit", "wait"])
   func releasedStoreSavesItsWrite(_ ending: String) throws {
     let directory = TemporaryDirectory()
@@ -93,7 +93,7 @@ struct OneEnginePerSuiteTests {
   }
 
   @Test(
-    "Item 3: on the default path a damaged file is moved aside byte for byte, not overwritten",
+    "On the default path a damaged file is moved aside byte for byte, not overwritten",
     .linuxFiles)
   func damagedFileOnTheDefaultPathIsMovedAside() throws {
     let directory = TemporaryDirectory()
@@ -155,7 +155,7 @@ struct OneEnginePerSuiteTests {
   }
 
   @Test(
-    "Item 3: on the default path the library's keys are merged into the file, others kept",
+    "On the default path the library's keys are merged into the file, others kept",
     .linuxFiles)
   func defaultPathMergesIntoTheFile() throws {
     let directory = TemporaryDirectory()
@@ -173,7 +173,7 @@ struct OneEnginePerSuiteTests {
   }
 
   @Test(
-    "Item 4: a Foundation suite name that leaves the preferences directory is refused and reported",
+    "A Foundation suite name that leaves the preferences directory is refused and reported",
     .linuxFiles, arguments: ["../escape", "..", ".", "a/b"])
   func escapingFoundationSuiteNameIsRefused(_ name: String) throws {
     let root = TemporaryDirectory()
@@ -193,7 +193,7 @@ struct OneEnginePerSuiteTests {
   }
 
   @Test(
-    "Item 5: 200 rounds of 8 threads first touching a fresh suite each read their own writes",
+    "200 rounds of 8 threads first touching a fresh suite each read their own writes",
     arguments: BackendKind.allCases)
   func threadsReadTheirOwnWrites(_ kind: BackendKind) {
     let stale = Counter()
@@ -236,7 +236,7 @@ struct OneEnginePerSuiteTests {
     }
   }
 
-  @Test("Item 6: an instance whose suite cannot be identified gets its own backend, reported once")
+  @Test("An instance whose suite cannot be identified gets its own backend, reported once")
   func unidentifiedInstanceGetsItsOwnBackend() {
     Diagnostics.installRecorder()
     let name = "UserDefaultTests.unidentified." + UUID().uuidString
@@ -255,7 +255,7 @@ struct OneEnginePerSuiteTests {
   }
 
   @Test(
-    "Item 7: observers are told of an unreadable value as reads report it",
+    "Observers are told of an unreadable value as reads report it",
     arguments: BackendKind.allCases)
   func observersReportUnreadableValues(_ kind: BackendKind) {
     let (a, b, keepAlive) = kind.makeSuite()
@@ -270,7 +270,7 @@ struct OneEnginePerSuiteTests {
   }
 
   @Test(
-    "Item 8: isDefaultValue is true when nothing is stored, with a computed default",
+    "isDefaultValue is true when nothing is stored, with a computed default",
     arguments: BackendKind.allCases)
   func isDefaultValueWithComputedDefault(_ kind: BackendKind) {
     let (defaults, _, keepAlive) = kind.makeSuite()

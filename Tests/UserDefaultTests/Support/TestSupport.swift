@@ -33,7 +33,7 @@ enum Diagnostics {
     installed.withLock { installed in
       guard !installed else { return }
       installed = true
-      FoundationSaving.isEnabled = false
+      _ = FoundationSaving.bootstrap(isEnabled: false)
       DefaultsDiagnostics.handler = { event in recorded.withLock { $0.append(event) } }
     }
   }
