@@ -47,11 +47,7 @@ def doc(lines, indent="  "):
         out.append(indent + ("/// " + line if line else "///"))
     return "\n".join(out)
 
-def wrapped_param(p, indent):
-    lines = textwrap.wrap(p, 92 - len(indent))
-    return ["  - " + lines[0]] + ["    " + l for l in lines[1:]]
-
-def overloads(decl_template, params_doc, example, primary, subject, optional, shapes, indent="  ", json=""):
+def overloads(decl_template, example, primary, subject, optional, shapes, indent="  ", json=""):
     pieces = []
     for constraint, summary, example_type, example_value, factory in shapes:
         if optional:
@@ -59,7 +55,9 @@ def overloads(decl_template, params_doc, example, primary, subject, optional, sh
         else:
             where = constraint.replace("T.", "Value.").replace("T:", "Value:")
         what = ("an optional of " + summary) if optional else summary
-        lines = textwrap.wrap(f"{primary}, for {what}.", 96 - len(indent)) + ["", "- Parameters:"] + [l for p in params_doc for l in wrapped_param(p, indent)] + ["", example.replace("{T}", example_type).replace("{V}", example_value)]
+        # The siblings are hidden from the documentation, so a summary and an example are
+        # all Quick Help needs; the parameters are those of the documented initializer.
+        lines = textwrap.wrap(f"{primary}, for {what}: " + example.replace("{T}", example_type).replace("{V}", example_value) + ".", 96 - len(indent))
         factory = factory.replace("{json}", json)
         if optional:
             bridge = ".optional(ValueBridge<Wrapped>." + factory + ")"
@@ -73,36 +71,18 @@ def overloads(decl_template, params_doc, example, primary, subject, optional, sh
 
 header = """import Foundation
 
-// The storable-type check, part {part}: the siblings of {subject}'s initializers.
-//
-// Each initializer that takes a value type exists once per way the library stores a type.
-// The ``UserDefaultable`` one is the only one not disfavored, so a type that is none of these
-// gets one error, "requires that 'Point' conform to 'UserDefaultable'", instead of "no exact
-// matches" and a note per overload. The pairs with `& Codable` keep a type that is also
-// `Codable` stored as raw values without an ambiguity between two disfavored siblings, and
-// the one with `RawRepresentable & _RawValueContainer & Codable` does the same for arrays an
-// app's own extension makes `RawRepresentable` (checked in scripts/macro-diagnostics).
-// Each sibling passes the bridge of its way of storing to the one internal initializer
-// (ValueBridge+Declared.swift), so how a type is stored follows from the overload the
-// compiler picked. The siblings are hidden from the documentation, which shows the
-// UserDefaultable initializer of each form.
+// The storable-type check, part {part}: the siblings of {subject}'s initializers, one per
+// way the library stores a type. Only the ``UserDefaultable`` one is not disfavored, so a
+// type that is none of these gets one error ("requires that 'Point' conform to
+// 'UserDefaultable'") rather than a note per overload; the `& Codable` pairs keep a type
+// that is also `Codable` stored as raw values without an ambiguity. Each passes its bridge
+// to the one internal initializer (ValueBridge+Declared.swift).
 //
 // Written by scripts/generate-storable-overloads.py (CI checks it): change it there.
 """
 
 # ---- Key
 key_shapes = SHAPES[:6]
-key_params = ["name: The name the value is stored under.",
-              "defaultValue: What the key reads as when nothing readable is stored.",
-              "file: Where the key is declared, for the key registry.",
-              "line: Where the key is declared, for the key registry."]
-key_params_computed = ["name: The name the value is stored under.",
-              "makeDefault: Makes the default; called on each read that finds nothing readable.",
-              "file: Where the key is declared, for the key registry.",
-              "line: Where the key is declared, for the key registry."]
-key_params_opt = ["name: The name the value is stored under.",
-              "file: Where the key is declared, for the key registry.",
-              "line: Where the key is declared, for the key registry."]
 k1 = """public convenience init(
   _ name: String, default defaultValue: Value, file: StaticString = #fileID, line: UInt = #line
 ) where {where} {{
@@ -123,27 +103,18 @@ k3 = """public convenience init<Wrapped>(
 }}"""
 key = header.format(part="keys", subject="`UserDefaults.Key`") + "\nextension UserDefaults.Key {\n"
 key += "  // MARK: A key with a default\n\n"
-key += overloads(k1, key_params, "`static let value = Key<{T}>(\"value\", default: {V})`",
+key += overloads(k1, "`static let value = Key<{T}>(\"value\", default: {V})`",
                  "A key that reads as `defaultValue` when nothing is stored", "Key", False, key_shapes)
 key += "\n\n  // MARK: A key with a computed default\n\n"
-key += overloads(k2, key_params_computed, "`static let value = Key<{T}>(\"value\", default: { {V} })`",
+key += overloads(k2, "`static let value = Key<{T}>(\"value\", default: { {V} })`",
                  "A key whose default is computed on each read that finds nothing stored", "Key", False, key_shapes)
 key += "\n\n  // MARK: An optional key\n\n"
-key += overloads(k3, key_params_opt, "`static let value = Key<{T}?>(\"value\")`",
+key += overloads(k3, "`static let value = Key<{T}?>(\"value\")`",
                  "An optional key, `nil` when nothing is stored", "Key", True, key_shapes)
 key += "\n}\n"
 OUTPUT = {"key": key}
 
 # ---- UserDefault (string keys)
-ud_params = ["key: The stored name.",
-             "defaultValue: What the property reads when nothing (readable) is stored.",
-             "suite: The `UserDefaults` to use (`UserDefaults.libraryDefault` when neither this nor `defaults` is given).",
-             "defaults: The same parameter under the other name the seed designs used.",
-             "encoder: The JSON encoder for values stored as JSON.",
-             "decoder: The JSON decoder for those values.",
-             "file: Where the property is declared, for the key registry.",
-             "line: Where the property is declared, for the key registry."]
-ud_params_opt = [p for p in ud_params if not p.startswith("defaultValue")]
 u1 = """public init(
   _ key: String, defaultValue: Value, suite: UserDefaults? = nil, defaults: UserDefaults? = nil,
   encoder: JSONEncoder? = nil, decoder: JSONDecoder? = nil,
@@ -164,23 +135,17 @@ u2 = """public init<Wrapped>(
 }}"""
 ud = header.format(part="string-key properties", subject="`UserDefault`") + "\nextension UserDefault {\n"
 ud += "  // MARK: A value with a default\n\n"
-ud += overloads(u1, ud_params, "`@UserDefault(\"value\", defaultValue: {V}) var value: {T}`",
+ud += overloads(u1, "`@UserDefault(\"value\", defaultValue: {V}) var value: {T}`",
                 "A value stored under `key`, reading `defaultValue` when nothing is stored", "UserDefault", False, SHAPES,
                 json="json: .custom(encoder: encoder, decoder: decoder)")
 ud += "\n\n  // MARK: An optional value\n\n"
-ud += overloads(u2, ud_params_opt, "`@UserDefault(\"value\") var value: {T}?`",
+ud += overloads(u2, "`@UserDefault(\"value\") var value: {T}?`",
                 "An optional value stored under `key`, `nil` when nothing is stored", "UserDefault", True, SHAPES,
                 json="json: .custom(encoder: encoder, decoder: decoder)")
 ud += "\n}\n"
 OUTPUT["ud"] = ud
 
 # ---- UserDefaultsWrapper
-w_params = ["key: The stored name.",
-            "defaultValue: What the property reads when nothing readable is stored.",
-            "userDefaults: The store to use; `UserDefaults.libraryDefault` unless given.",
-            "file: Where the property is declared, for the key registry.",
-            "line: Where the property is declared, for the key registry."]
-w_params_opt = [p for p in w_params if not p.startswith("defaultValue")]
 w1 = """public init(
   key: String, default defaultValue: Value, userDefaults: UserDefaults = .libraryDefault,
   file: StaticString = #fileID, line: UInt = #line
@@ -199,10 +164,10 @@ w2 = """public init<Wrapped>(
 }}"""
 w = header.format(part="wrappers", subject="`UserDefaultsWrapper`") + "\nextension UserDefaultsWrapper {\n"
 w += "  // MARK: A value with a default\n\n"
-w += overloads(w1, w_params, "`@UserDefaultsWrapper(key: \"Value\", default: {V}) var value: {T}`",
+w += overloads(w1, "`@UserDefaultsWrapper(key: \"Value\", default: {V}) var value: {T}`",
                "A value stored under `key`, reading `defaultValue` when nothing is stored", "UserDefaultsWrapper", False, SHAPES)
 w += "\n\n  // MARK: An optional value\n\n"
-w += overloads(w2, w_params_opt, "`@UserDefaultsWrapper(key: \"Value\") var value: {T}?`",
+w += overloads(w2, "`@UserDefaultsWrapper(key: \"Value\") var value: {T}?`",
                "An optional value stored under `key`, `nil` when nothing is stored", "UserDefaultsWrapper", True, SHAPES)
 w += "\n}\n"
 OUTPUT["w"] = w

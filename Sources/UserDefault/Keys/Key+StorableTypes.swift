@@ -1,18 +1,11 @@
 import Foundation
 
-// The storable-type check, part keys: the siblings of `UserDefaults.Key`'s initializers.
-//
-// Each initializer that takes a value type exists once per way the library stores a type.
-// The ``UserDefaultable`` one is the only one not disfavored, so a type that is none of these
-// gets one error, "requires that 'Point' conform to 'UserDefaultable'", instead of "no exact
-// matches" and a note per overload. The pairs with `& Codable` keep a type that is also
-// `Codable` stored as raw values without an ambiguity between two disfavored siblings, and
-// the one with `RawRepresentable & _RawValueContainer & Codable` does the same for arrays an
-// app's own extension makes `RawRepresentable` (checked in scripts/macro-diagnostics).
-// Each sibling passes the bridge of its way of storing to the one internal initializer
-// (ValueBridge+Declared.swift), so how a type is stored follows from the overload the
-// compiler picked. The siblings are hidden from the documentation, which shows the
-// UserDefaultable initializer of each form.
+// The storable-type check, part keys: the siblings of `UserDefaults.Key`'s initializers, one per
+// way the library stores a type. Only the ``UserDefaultable`` one is not disfavored, so a
+// type that is none of these gets one error ("requires that 'Point' conform to
+// 'UserDefaultable'") rather than a note per overload; the `& Codable` pairs keep a type
+// that is also `Codable` stored as raw values without an ambiguity. Each passes its bridge
+// to the one internal initializer (ValueBridge+Declared.swift).
 //
 // Written by scripts/generate-storable-overloads.py (CI checks it): change it there.
 
@@ -20,15 +13,7 @@ extension UserDefaults.Key {
   // MARK: A key with a default
 
   /// A key that reads as `defaultValue` when nothing is stored, for a `RawRepresentable` type,
-  /// stored as its raw value.
-  ///
-  /// - Parameters:
-  ///   - name: The name the value is stored under.
-  ///   - defaultValue: What the key reads as when nothing readable is stored.
-  ///   - file: Where the key is declared, for the key registry.
-  ///   - line: Where the key is declared, for the key registry.
-  ///
-  /// `static let value = Key<Theme>("value", default: .dark)`
+  /// stored as its raw value: `static let value = Key<Theme>("value", default: .dark)`.
   @_disfavoredOverload @_documentation(visibility: internal)
   public convenience init(
     _ name: String, default defaultValue: Value, file: StaticString = #fileID, line: UInt = #line
@@ -39,15 +24,8 @@ extension UserDefaults.Key {
   }
 
   /// A key that reads as `defaultValue` when nothing is stored, for a type both `RawRepresentable`
-  /// and `Codable`, stored as its raw value (not as JSON).
-  ///
-  /// - Parameters:
-  ///   - name: The name the value is stored under.
-  ///   - defaultValue: What the key reads as when nothing readable is stored.
-  ///   - file: Where the key is declared, for the key registry.
-  ///   - line: Where the key is declared, for the key registry.
-  ///
-  /// `static let value = Key<Theme>("value", default: .dark)`
+  /// and `Codable`, stored as its raw value (not as JSON): `static let value = Key<Theme>("value",
+  /// default: .dark)`.
   @_disfavoredOverload @_documentation(visibility: internal)
   public convenience init(
     _ name: String, default defaultValue: Value, file: StaticString = #fileID, line: UInt = #line
@@ -59,15 +37,7 @@ extension UserDefaults.Key {
 
   /// A key that reads as `defaultValue` when nothing is stored, for an array, set, string-keyed
   /// dictionary or optional of `RawRepresentable` elements, stored element by element as raw
-  /// values.
-  ///
-  /// - Parameters:
-  ///   - name: The name the value is stored under.
-  ///   - defaultValue: What the key reads as when nothing readable is stored.
-  ///   - file: Where the key is declared, for the key registry.
-  ///   - line: Where the key is declared, for the key registry.
-  ///
-  /// `static let value = Key<[Theme]>("value", default: [])`
+  /// values: `static let value = Key<[Theme]>("value", default: [])`.
   @_disfavoredOverload @_documentation(visibility: internal)
   public convenience init(
     _ name: String, default defaultValue: Value, file: StaticString = #fileID, line: UInt = #line
@@ -78,15 +48,8 @@ extension UserDefaults.Key {
   }
 
   /// A key that reads as `defaultValue` when nothing is stored, for a container of elements both
-  /// `RawRepresentable` and `Codable`, stored as raw values (not as JSON).
-  ///
-  /// - Parameters:
-  ///   - name: The name the value is stored under.
-  ///   - defaultValue: What the key reads as when nothing readable is stored.
-  ///   - file: Where the key is declared, for the key registry.
-  ///   - line: Where the key is declared, for the key registry.
-  ///
-  /// `static let value = Key<[Theme]>("value", default: [])`
+  /// `RawRepresentable` and `Codable`, stored as raw values (not as JSON): `static let value =
+  /// Key<[Theme]>("value", default: [])`.
   @_disfavoredOverload @_documentation(visibility: internal)
   public convenience init(
     _ name: String, default defaultValue: Value, file: StaticString = #fileID, line: UInt = #line
@@ -99,15 +62,7 @@ extension UserDefaults.Key {
   /// A key that reads as `defaultValue` when nothing is stored, for a container of raw-value
   /// elements that is itself `RawRepresentable` (as an app's own extension may make every `Codable`
   /// array, for SwiftUI's `@AppStorage`), stored as that raw value; without this overload such a
-  /// key was ambiguous.
-  ///
-  /// - Parameters:
-  ///   - name: The name the value is stored under.
-  ///   - defaultValue: What the key reads as when nothing readable is stored.
-  ///   - file: Where the key is declared, for the key registry.
-  ///   - line: Where the key is declared, for the key registry.
-  ///
-  /// `static let value = Key<[Theme]>("value", default: [])`
+  /// key was ambiguous: `static let value = Key<[Theme]>("value", default: [])`.
   @_disfavoredOverload @_documentation(visibility: internal)
   public convenience init(
     _ name: String, default defaultValue: Value, file: StaticString = #fileID, line: UInt = #line
@@ -118,15 +73,8 @@ extension UserDefaults.Key {
   }
 
   /// A key that reads as `defaultValue` when nothing is stored, for any other `Codable` type,
-  /// stored as JSON (a collection element by element).
-  ///
-  /// - Parameters:
-  ///   - name: The name the value is stored under.
-  ///   - defaultValue: What the key reads as when nothing readable is stored.
-  ///   - file: Where the key is declared, for the key registry.
-  ///   - line: Where the key is declared, for the key registry.
-  ///
-  /// `static let value = Key<Profile>("value", default: Profile(name: ""))`
+  /// stored as JSON (a collection element by element): `static let value = Key<Profile>("value",
+  /// default: Profile(name: ""))`.
   @_disfavoredOverload @_documentation(visibility: internal)
   public convenience init(
     _ name: String, default defaultValue: Value, file: StaticString = #fileID, line: UInt = #line
@@ -138,15 +86,8 @@ extension UserDefaults.Key {
   // MARK: A key with a computed default
 
   /// A key whose default is computed on each read that finds nothing stored, for a
-  /// `RawRepresentable` type, stored as its raw value.
-  ///
-  /// - Parameters:
-  ///   - name: The name the value is stored under.
-  ///   - makeDefault: Makes the default; called on each read that finds nothing readable.
-  ///   - file: Where the key is declared, for the key registry.
-  ///   - line: Where the key is declared, for the key registry.
-  ///
-  /// `static let value = Key<Theme>("value", default: { .dark })`
+  /// `RawRepresentable` type, stored as its raw value: `static let value = Key<Theme>("value",
+  /// default: { .dark })`.
   @_disfavoredOverload @_documentation(visibility: internal)
   public convenience init(
     _ name: String, default makeDefault: @escaping @Sendable () -> Value,
@@ -157,15 +98,8 @@ extension UserDefaults.Key {
   }
 
   /// A key whose default is computed on each read that finds nothing stored, for a type both
-  /// `RawRepresentable` and `Codable`, stored as its raw value (not as JSON).
-  ///
-  /// - Parameters:
-  ///   - name: The name the value is stored under.
-  ///   - makeDefault: Makes the default; called on each read that finds nothing readable.
-  ///   - file: Where the key is declared, for the key registry.
-  ///   - line: Where the key is declared, for the key registry.
-  ///
-  /// `static let value = Key<Theme>("value", default: { .dark })`
+  /// `RawRepresentable` and `Codable`, stored as its raw value (not as JSON): `static let value =
+  /// Key<Theme>("value", default: { .dark })`.
   @_disfavoredOverload @_documentation(visibility: internal)
   public convenience init(
     _ name: String, default makeDefault: @escaping @Sendable () -> Value,
@@ -177,15 +111,7 @@ extension UserDefaults.Key {
 
   /// A key whose default is computed on each read that finds nothing stored, for an array, set,
   /// string-keyed dictionary or optional of `RawRepresentable` elements, stored element by element
-  /// as raw values.
-  ///
-  /// - Parameters:
-  ///   - name: The name the value is stored under.
-  ///   - makeDefault: Makes the default; called on each read that finds nothing readable.
-  ///   - file: Where the key is declared, for the key registry.
-  ///   - line: Where the key is declared, for the key registry.
-  ///
-  /// `static let value = Key<[Theme]>("value", default: { [] })`
+  /// as raw values: `static let value = Key<[Theme]>("value", default: { [] })`.
   @_disfavoredOverload @_documentation(visibility: internal)
   public convenience init(
     _ name: String, default makeDefault: @escaping @Sendable () -> Value,
@@ -197,15 +123,8 @@ extension UserDefaults.Key {
   }
 
   /// A key whose default is computed on each read that finds nothing stored, for a container of
-  /// elements both `RawRepresentable` and `Codable`, stored as raw values (not as JSON).
-  ///
-  /// - Parameters:
-  ///   - name: The name the value is stored under.
-  ///   - makeDefault: Makes the default; called on each read that finds nothing readable.
-  ///   - file: Where the key is declared, for the key registry.
-  ///   - line: Where the key is declared, for the key registry.
-  ///
-  /// `static let value = Key<[Theme]>("value", default: { [] })`
+  /// elements both `RawRepresentable` and `Codable`, stored as raw values (not as JSON): `static
+  /// let value = Key<[Theme]>("value", default: { [] })`.
   @_disfavoredOverload @_documentation(visibility: internal)
   public convenience init(
     _ name: String, default makeDefault: @escaping @Sendable () -> Value,
@@ -219,15 +138,7 @@ extension UserDefaults.Key {
   /// A key whose default is computed on each read that finds nothing stored, for a container of
   /// raw-value elements that is itself `RawRepresentable` (as an app's own extension may make every
   /// `Codable` array, for SwiftUI's `@AppStorage`), stored as that raw value; without this overload
-  /// such a key was ambiguous.
-  ///
-  /// - Parameters:
-  ///   - name: The name the value is stored under.
-  ///   - makeDefault: Makes the default; called on each read that finds nothing readable.
-  ///   - file: Where the key is declared, for the key registry.
-  ///   - line: Where the key is declared, for the key registry.
-  ///
-  /// `static let value = Key<[Theme]>("value", default: { [] })`
+  /// such a key was ambiguous: `static let value = Key<[Theme]>("value", default: { [] })`.
   @_disfavoredOverload @_documentation(visibility: internal)
   public convenience init(
     _ name: String, default makeDefault: @escaping @Sendable () -> Value,
@@ -238,15 +149,8 @@ extension UserDefaults.Key {
   }
 
   /// A key whose default is computed on each read that finds nothing stored, for any other
-  /// `Codable` type, stored as JSON (a collection element by element).
-  ///
-  /// - Parameters:
-  ///   - name: The name the value is stored under.
-  ///   - makeDefault: Makes the default; called on each read that finds nothing readable.
-  ///   - file: Where the key is declared, for the key registry.
-  ///   - line: Where the key is declared, for the key registry.
-  ///
-  /// `static let value = Key<Profile>("value", default: { Profile(name: "") })`
+  /// `Codable` type, stored as JSON (a collection element by element): `static let value =
+  /// Key<Profile>("value", default: { Profile(name: "") })`.
   @_disfavoredOverload @_documentation(visibility: internal)
   public convenience init(
     _ name: String, default makeDefault: @escaping @Sendable () -> Value,
@@ -259,14 +163,7 @@ extension UserDefaults.Key {
   // MARK: An optional key
 
   /// An optional key, `nil` when nothing is stored, for an optional of a `RawRepresentable` type,
-  /// stored as its raw value.
-  ///
-  /// - Parameters:
-  ///   - name: The name the value is stored under.
-  ///   - file: Where the key is declared, for the key registry.
-  ///   - line: Where the key is declared, for the key registry.
-  ///
-  /// `static let value = Key<Theme?>("value")`
+  /// stored as its raw value: `static let value = Key<Theme?>("value")`.
   @_disfavoredOverload @_documentation(visibility: internal)
   public convenience init<Wrapped>(
     _ name: String, file: StaticString = #fileID, line: UInt = #line
@@ -277,14 +174,8 @@ extension UserDefaults.Key {
   }
 
   /// An optional key, `nil` when nothing is stored, for an optional of a type both
-  /// `RawRepresentable` and `Codable`, stored as its raw value (not as JSON).
-  ///
-  /// - Parameters:
-  ///   - name: The name the value is stored under.
-  ///   - file: Where the key is declared, for the key registry.
-  ///   - line: Where the key is declared, for the key registry.
-  ///
-  /// `static let value = Key<Theme?>("value")`
+  /// `RawRepresentable` and `Codable`, stored as its raw value (not as JSON): `static let value =
+  /// Key<Theme?>("value")`.
   @_disfavoredOverload @_documentation(visibility: internal)
   public convenience init<Wrapped>(
     _ name: String, file: StaticString = #fileID, line: UInt = #line
@@ -297,14 +188,7 @@ extension UserDefaults.Key {
 
   /// An optional key, `nil` when nothing is stored, for an optional of an array, set, string-keyed
   /// dictionary or optional of `RawRepresentable` elements, stored element by element as raw
-  /// values.
-  ///
-  /// - Parameters:
-  ///   - name: The name the value is stored under.
-  ///   - file: Where the key is declared, for the key registry.
-  ///   - line: Where the key is declared, for the key registry.
-  ///
-  /// `static let value = Key<[Theme]?>("value")`
+  /// values: `static let value = Key<[Theme]?>("value")`.
   @_disfavoredOverload @_documentation(visibility: internal)
   public convenience init<Wrapped>(
     _ name: String, file: StaticString = #fileID, line: UInt = #line
@@ -315,14 +199,8 @@ extension UserDefaults.Key {
   }
 
   /// An optional key, `nil` when nothing is stored, for an optional of a container of elements both
-  /// `RawRepresentable` and `Codable`, stored as raw values (not as JSON).
-  ///
-  /// - Parameters:
-  ///   - name: The name the value is stored under.
-  ///   - file: Where the key is declared, for the key registry.
-  ///   - line: Where the key is declared, for the key registry.
-  ///
-  /// `static let value = Key<[Theme]?>("value")`
+  /// `RawRepresentable` and `Codable`, stored as raw values (not as JSON): `static let value =
+  /// Key<[Theme]?>("value")`.
   @_disfavoredOverload @_documentation(visibility: internal)
   public convenience init<Wrapped>(
     _ name: String, file: StaticString = #fileID, line: UInt = #line
@@ -335,14 +213,7 @@ extension UserDefaults.Key {
   /// An optional key, `nil` when nothing is stored, for an optional of a container of raw-value
   /// elements that is itself `RawRepresentable` (as an app's own extension may make every `Codable`
   /// array, for SwiftUI's `@AppStorage`), stored as that raw value; without this overload such a
-  /// key was ambiguous.
-  ///
-  /// - Parameters:
-  ///   - name: The name the value is stored under.
-  ///   - file: Where the key is declared, for the key registry.
-  ///   - line: Where the key is declared, for the key registry.
-  ///
-  /// `static let value = Key<[Theme]?>("value")`
+  /// key was ambiguous: `static let value = Key<[Theme]?>("value")`.
   @_disfavoredOverload @_documentation(visibility: internal)
   public convenience init<Wrapped>(
     _ name: String, file: StaticString = #fileID, line: UInt = #line
@@ -357,14 +228,7 @@ extension UserDefaults.Key {
   }
 
   /// An optional key, `nil` when nothing is stored, for an optional of any other `Codable` type,
-  /// stored as JSON (a collection element by element).
-  ///
-  /// - Parameters:
-  ///   - name: The name the value is stored under.
-  ///   - file: Where the key is declared, for the key registry.
-  ///   - line: Where the key is declared, for the key registry.
-  ///
-  /// `static let value = Key<Profile?>("value")`
+  /// stored as JSON (a collection element by element): `static let value = Key<Profile?>("value")`.
   @_disfavoredOverload @_documentation(visibility: internal)
   public convenience init<Wrapped>(
     _ name: String, file: StaticString = #fileID, line: UInt = #line

@@ -9,10 +9,8 @@ import Foundation
 #endif
 
 /// A registration made by `UserDefaults.observe(_:initial:_:)`; stops on ``cancel()`` or
-/// when released.
-///
-/// After `cancel()` returns, the callback is not called again: a delivery running on
-/// another thread is waited for, and cancelling from inside the callback is allowed.
+/// when released. After `cancel()` returns the callback is not called again: a delivery on
+/// another thread is waited for, and a callback may cancel itself.
 public final class DefaultsObservation: Sendable {
   private let gate: DeliveryGate
   /// Takes the listener out of its hub (or its observer group); safe to call again.
@@ -23,7 +21,6 @@ public final class DefaultsObservation: Sendable {
     self.stop = stop
   }
 
-  /// A registration of the hub listener `id`.
   convenience init(hub: ChangeHub, id: UInt64, gate: DeliveryGate) {
     self.init(gate: gate) { hub.remove(id) }
   }
@@ -39,12 +36,9 @@ public final class DefaultsObservation: Sendable {
   deinit { cancel() }
 }
 
-/// Serialises deliveries with cancellation: a recursive lock held during each callback,
-/// so `close()` waits for a running delivery but a callback may cancel itself.
-///
-/// The library's ``Lock`` (a pthread mutex) rather than `NSRecursiveLock`: every delivery
-/// to every observer takes it, and Foundation's class costs twice as much per lock and
-/// unlock on Linux.
+/// A recursive lock held during each callback, so `close()` waits for a running delivery
+/// yet a callback may cancel itself. ``Lock``, not `NSRecursiveLock`: every delivery to
+/// every observer takes it, and Foundation's class is slower on Linux.
 final class DeliveryGate: Sendable {
   private let isOpen = Lock(true, recursive: true)
 

@@ -1,18 +1,11 @@
 import Foundation
 
-// The storable-type check, part string-key properties: the siblings of `UserDefault`'s initializers.
-//
-// Each initializer that takes a value type exists once per way the library stores a type.
-// The ``UserDefaultable`` one is the only one not disfavored, so a type that is none of these
-// gets one error, "requires that 'Point' conform to 'UserDefaultable'", instead of "no exact
-// matches" and a note per overload. The pairs with `& Codable` keep a type that is also
-// `Codable` stored as raw values without an ambiguity between two disfavored siblings, and
-// the one with `RawRepresentable & _RawValueContainer & Codable` does the same for arrays an
-// app's own extension makes `RawRepresentable` (checked in scripts/macro-diagnostics).
-// Each sibling passes the bridge of its way of storing to the one internal initializer
-// (ValueBridge+Declared.swift), so how a type is stored follows from the overload the
-// compiler picked. The siblings are hidden from the documentation, which shows the
-// UserDefaultable initializer of each form.
+// The storable-type check, part string-key properties: the siblings of `UserDefault`'s initializers, one per
+// way the library stores a type. Only the ``UserDefaultable`` one is not disfavored, so a
+// type that is none of these gets one error ("requires that 'Point' conform to
+// 'UserDefaultable'") rather than a note per overload; the `& Codable` pairs keep a type
+// that is also `Codable` stored as raw values without an ambiguity. Each passes its bridge
+// to the one internal initializer (ValueBridge+Declared.swift).
 //
 // Written by scripts/generate-storable-overloads.py (CI checks it): change it there.
 
@@ -20,20 +13,8 @@ extension UserDefault {
   // MARK: A value with a default
 
   /// A value stored under `key`, reading `defaultValue` when nothing is stored, for a
-  /// `RawRepresentable` type, stored as its raw value.
-  ///
-  /// - Parameters:
-  ///   - key: The stored name.
-  ///   - defaultValue: What the property reads when nothing (readable) is stored.
-  ///   - suite: The `UserDefaults` to use (`UserDefaults.libraryDefault` when neither this nor
-  ///     `defaults` is given).
-  ///   - defaults: The same parameter under the other name the seed designs used.
-  ///   - encoder: The JSON encoder for values stored as JSON.
-  ///   - decoder: The JSON decoder for those values.
-  ///   - file: Where the property is declared, for the key registry.
-  ///   - line: Where the property is declared, for the key registry.
-  ///
-  /// `@UserDefault("value", defaultValue: .dark) var value: Theme`
+  /// `RawRepresentable` type, stored as its raw value: `@UserDefault("value", defaultValue: .dark)
+  /// var value: Theme`.
   @_disfavoredOverload @_documentation(visibility: internal)
   public init(
     _ key: String, defaultValue: Value, suite: UserDefaults? = nil, defaults: UserDefaults? = nil,
@@ -46,20 +27,8 @@ extension UserDefault {
   }
 
   /// A value stored under `key`, reading `defaultValue` when nothing is stored, for a type both
-  /// `RawRepresentable` and `Codable`, stored as its raw value (not as JSON).
-  ///
-  /// - Parameters:
-  ///   - key: The stored name.
-  ///   - defaultValue: What the property reads when nothing (readable) is stored.
-  ///   - suite: The `UserDefaults` to use (`UserDefaults.libraryDefault` when neither this nor
-  ///     `defaults` is given).
-  ///   - defaults: The same parameter under the other name the seed designs used.
-  ///   - encoder: The JSON encoder for values stored as JSON.
-  ///   - decoder: The JSON decoder for those values.
-  ///   - file: Where the property is declared, for the key registry.
-  ///   - line: Where the property is declared, for the key registry.
-  ///
-  /// `@UserDefault("value", defaultValue: .dark) var value: Theme`
+  /// `RawRepresentable` and `Codable`, stored as its raw value (not as JSON):
+  /// `@UserDefault("value", defaultValue: .dark) var value: Theme`.
   @_disfavoredOverload @_documentation(visibility: internal)
   public init(
     _ key: String, defaultValue: Value, suite: UserDefaults? = nil, defaults: UserDefaults? = nil,
@@ -73,20 +42,7 @@ extension UserDefault {
 
   /// A value stored under `key`, reading `defaultValue` when nothing is stored, for an array, set,
   /// string-keyed dictionary or optional of `RawRepresentable` elements, stored element by element
-  /// as raw values.
-  ///
-  /// - Parameters:
-  ///   - key: The stored name.
-  ///   - defaultValue: What the property reads when nothing (readable) is stored.
-  ///   - suite: The `UserDefaults` to use (`UserDefaults.libraryDefault` when neither this nor
-  ///     `defaults` is given).
-  ///   - defaults: The same parameter under the other name the seed designs used.
-  ///   - encoder: The JSON encoder for values stored as JSON.
-  ///   - decoder: The JSON decoder for those values.
-  ///   - file: Where the property is declared, for the key registry.
-  ///   - line: Where the property is declared, for the key registry.
-  ///
-  /// `@UserDefault("value", defaultValue: []) var value: [Theme]`
+  /// as raw values: `@UserDefault("value", defaultValue: []) var value: [Theme]`.
   @_disfavoredOverload @_documentation(visibility: internal)
   public init(
     _ key: String, defaultValue: Value, suite: UserDefaults? = nil, defaults: UserDefaults? = nil,
@@ -99,20 +55,8 @@ extension UserDefault {
   }
 
   /// A value stored under `key`, reading `defaultValue` when nothing is stored, for a container of
-  /// elements both `RawRepresentable` and `Codable`, stored as raw values (not as JSON).
-  ///
-  /// - Parameters:
-  ///   - key: The stored name.
-  ///   - defaultValue: What the property reads when nothing (readable) is stored.
-  ///   - suite: The `UserDefaults` to use (`UserDefaults.libraryDefault` when neither this nor
-  ///     `defaults` is given).
-  ///   - defaults: The same parameter under the other name the seed designs used.
-  ///   - encoder: The JSON encoder for values stored as JSON.
-  ///   - decoder: The JSON decoder for those values.
-  ///   - file: Where the property is declared, for the key registry.
-  ///   - line: Where the property is declared, for the key registry.
-  ///
-  /// `@UserDefault("value", defaultValue: []) var value: [Theme]`
+  /// elements both `RawRepresentable` and `Codable`, stored as raw values (not as JSON):
+  /// `@UserDefault("value", defaultValue: []) var value: [Theme]`.
   @_disfavoredOverload @_documentation(visibility: internal)
   public init(
     _ key: String, defaultValue: Value, suite: UserDefaults? = nil, defaults: UserDefaults? = nil,
@@ -127,20 +71,7 @@ extension UserDefault {
   /// A value stored under `key`, reading `defaultValue` when nothing is stored, for a container of
   /// raw-value elements that is itself `RawRepresentable` (as an app's own extension may make every
   /// `Codable` array, for SwiftUI's `@AppStorage`), stored as that raw value; without this overload
-  /// such a key was ambiguous.
-  ///
-  /// - Parameters:
-  ///   - key: The stored name.
-  ///   - defaultValue: What the property reads when nothing (readable) is stored.
-  ///   - suite: The `UserDefaults` to use (`UserDefaults.libraryDefault` when neither this nor
-  ///     `defaults` is given).
-  ///   - defaults: The same parameter under the other name the seed designs used.
-  ///   - encoder: The JSON encoder for values stored as JSON.
-  ///   - decoder: The JSON decoder for those values.
-  ///   - file: Where the property is declared, for the key registry.
-  ///   - line: Where the property is declared, for the key registry.
-  ///
-  /// `@UserDefault("value", defaultValue: []) var value: [Theme]`
+  /// such a key was ambiguous: `@UserDefault("value", defaultValue: []) var value: [Theme]`.
   @_disfavoredOverload @_documentation(visibility: internal)
   public init(
     _ key: String, defaultValue: Value, suite: UserDefaults? = nil, defaults: UserDefaults? = nil,
@@ -153,20 +84,8 @@ extension UserDefault {
   }
 
   /// A value stored under `key`, reading `defaultValue` when nothing is stored, for any other
-  /// `Codable` type, stored as JSON (a collection element by element).
-  ///
-  /// - Parameters:
-  ///   - key: The stored name.
-  ///   - defaultValue: What the property reads when nothing (readable) is stored.
-  ///   - suite: The `UserDefaults` to use (`UserDefaults.libraryDefault` when neither this nor
-  ///     `defaults` is given).
-  ///   - defaults: The same parameter under the other name the seed designs used.
-  ///   - encoder: The JSON encoder for values stored as JSON.
-  ///   - decoder: The JSON decoder for those values.
-  ///   - file: Where the property is declared, for the key registry.
-  ///   - line: Where the property is declared, for the key registry.
-  ///
-  /// `@UserDefault("value", defaultValue: Profile(name: "")) var value: Profile`
+  /// `Codable` type, stored as JSON (a collection element by element): `@UserDefault("value",
+  /// defaultValue: Profile(name: "")) var value: Profile`.
   @_disfavoredOverload @_documentation(visibility: internal)
   public init(
     _ key: String, defaultValue: Value, suite: UserDefaults? = nil, defaults: UserDefaults? = nil,
@@ -179,20 +98,8 @@ extension UserDefault {
   }
 
   /// A value stored under `key`, reading `defaultValue` when nothing is stored, for `[Any]` or
-  /// `[String: Any]` (or an optional of them) holding property-list values.
-  ///
-  /// - Parameters:
-  ///   - key: The stored name.
-  ///   - defaultValue: What the property reads when nothing (readable) is stored.
-  ///   - suite: The `UserDefaults` to use (`UserDefaults.libraryDefault` when neither this nor
-  ///     `defaults` is given).
-  ///   - defaults: The same parameter under the other name the seed designs used.
-  ///   - encoder: The JSON encoder for values stored as JSON.
-  ///   - decoder: The JSON decoder for those values.
-  ///   - file: Where the property is declared, for the key registry.
-  ///   - line: Where the property is declared, for the key registry.
-  ///
-  /// `@UserDefault("value", defaultValue: []) var value: [Any]`
+  /// `[String: Any]` (or an optional of them) holding property-list values: `@UserDefault("value",
+  /// defaultValue: []) var value: [Any]`.
   @_disfavoredOverload @_documentation(visibility: internal)
   public init(
     _ key: String, defaultValue: Value, suite: UserDefaults? = nil, defaults: UserDefaults? = nil,
@@ -207,19 +114,7 @@ extension UserDefault {
   // MARK: An optional value
 
   /// An optional value stored under `key`, `nil` when nothing is stored, for an optional of a
-  /// `RawRepresentable` type, stored as its raw value.
-  ///
-  /// - Parameters:
-  ///   - key: The stored name.
-  ///   - suite: The `UserDefaults` to use (`UserDefaults.libraryDefault` when neither this nor
-  ///     `defaults` is given).
-  ///   - defaults: The same parameter under the other name the seed designs used.
-  ///   - encoder: The JSON encoder for values stored as JSON.
-  ///   - decoder: The JSON decoder for those values.
-  ///   - file: Where the property is declared, for the key registry.
-  ///   - line: Where the property is declared, for the key registry.
-  ///
-  /// `@UserDefault("value") var value: Theme?`
+  /// `RawRepresentable` type, stored as its raw value: `@UserDefault("value") var value: Theme?`.
   @_disfavoredOverload @_documentation(visibility: internal)
   public init<Wrapped>(
     _ key: String, suite: UserDefaults? = nil, defaults: UserDefaults? = nil,
@@ -232,19 +127,8 @@ extension UserDefault {
   }
 
   /// An optional value stored under `key`, `nil` when nothing is stored, for an optional of a type
-  /// both `RawRepresentable` and `Codable`, stored as its raw value (not as JSON).
-  ///
-  /// - Parameters:
-  ///   - key: The stored name.
-  ///   - suite: The `UserDefaults` to use (`UserDefaults.libraryDefault` when neither this nor
-  ///     `defaults` is given).
-  ///   - defaults: The same parameter under the other name the seed designs used.
-  ///   - encoder: The JSON encoder for values stored as JSON.
-  ///   - decoder: The JSON decoder for those values.
-  ///   - file: Where the property is declared, for the key registry.
-  ///   - line: Where the property is declared, for the key registry.
-  ///
-  /// `@UserDefault("value") var value: Theme?`
+  /// both `RawRepresentable` and `Codable`, stored as its raw value (not as JSON):
+  /// `@UserDefault("value") var value: Theme?`.
   @_disfavoredOverload @_documentation(visibility: internal)
   public init<Wrapped>(
     _ key: String, suite: UserDefaults? = nil, defaults: UserDefaults? = nil,
@@ -259,19 +143,7 @@ extension UserDefault {
 
   /// An optional value stored under `key`, `nil` when nothing is stored, for an optional of an
   /// array, set, string-keyed dictionary or optional of `RawRepresentable` elements, stored element
-  /// by element as raw values.
-  ///
-  /// - Parameters:
-  ///   - key: The stored name.
-  ///   - suite: The `UserDefaults` to use (`UserDefaults.libraryDefault` when neither this nor
-  ///     `defaults` is given).
-  ///   - defaults: The same parameter under the other name the seed designs used.
-  ///   - encoder: The JSON encoder for values stored as JSON.
-  ///   - decoder: The JSON decoder for those values.
-  ///   - file: Where the property is declared, for the key registry.
-  ///   - line: Where the property is declared, for the key registry.
-  ///
-  /// `@UserDefault("value") var value: [Theme]?`
+  /// by element as raw values: `@UserDefault("value") var value: [Theme]?`.
   @_disfavoredOverload @_documentation(visibility: internal)
   public init<Wrapped>(
     _ key: String, suite: UserDefaults? = nil, defaults: UserDefaults? = nil,
@@ -285,19 +157,7 @@ extension UserDefault {
 
   /// An optional value stored under `key`, `nil` when nothing is stored, for an optional of a
   /// container of elements both `RawRepresentable` and `Codable`, stored as raw values (not as
-  /// JSON).
-  ///
-  /// - Parameters:
-  ///   - key: The stored name.
-  ///   - suite: The `UserDefaults` to use (`UserDefaults.libraryDefault` when neither this nor
-  ///     `defaults` is given).
-  ///   - defaults: The same parameter under the other name the seed designs used.
-  ///   - encoder: The JSON encoder for values stored as JSON.
-  ///   - decoder: The JSON decoder for those values.
-  ///   - file: Where the property is declared, for the key registry.
-  ///   - line: Where the property is declared, for the key registry.
-  ///
-  /// `@UserDefault("value") var value: [Theme]?`
+  /// JSON): `@UserDefault("value") var value: [Theme]?`.
   @_disfavoredOverload @_documentation(visibility: internal)
   public init<Wrapped>(
     _ key: String, suite: UserDefaults? = nil, defaults: UserDefaults? = nil,
@@ -312,19 +172,7 @@ extension UserDefault {
   /// An optional value stored under `key`, `nil` when nothing is stored, for an optional of a
   /// container of raw-value elements that is itself `RawRepresentable` (as an app's own extension
   /// may make every `Codable` array, for SwiftUI's `@AppStorage`), stored as that raw value;
-  /// without this overload such a key was ambiguous.
-  ///
-  /// - Parameters:
-  ///   - key: The stored name.
-  ///   - suite: The `UserDefaults` to use (`UserDefaults.libraryDefault` when neither this nor
-  ///     `defaults` is given).
-  ///   - defaults: The same parameter under the other name the seed designs used.
-  ///   - encoder: The JSON encoder for values stored as JSON.
-  ///   - decoder: The JSON decoder for those values.
-  ///   - file: Where the property is declared, for the key registry.
-  ///   - line: Where the property is declared, for the key registry.
-  ///
-  /// `@UserDefault("value") var value: [Theme]?`
+  /// without this overload such a key was ambiguous: `@UserDefault("value") var value: [Theme]?`.
   @_disfavoredOverload @_documentation(visibility: internal)
   public init<Wrapped>(
     _ key: String, suite: UserDefaults? = nil, defaults: UserDefaults? = nil,
@@ -341,19 +189,8 @@ extension UserDefault {
   }
 
   /// An optional value stored under `key`, `nil` when nothing is stored, for an optional of any
-  /// other `Codable` type, stored as JSON (a collection element by element).
-  ///
-  /// - Parameters:
-  ///   - key: The stored name.
-  ///   - suite: The `UserDefaults` to use (`UserDefaults.libraryDefault` when neither this nor
-  ///     `defaults` is given).
-  ///   - defaults: The same parameter under the other name the seed designs used.
-  ///   - encoder: The JSON encoder for values stored as JSON.
-  ///   - decoder: The JSON decoder for those values.
-  ///   - file: Where the property is declared, for the key registry.
-  ///   - line: Where the property is declared, for the key registry.
-  ///
-  /// `@UserDefault("value") var value: Profile?`
+  /// other `Codable` type, stored as JSON (a collection element by element): `@UserDefault("value")
+  /// var value: Profile?`.
   @_disfavoredOverload @_documentation(visibility: internal)
   public init<Wrapped>(
     _ key: String, suite: UserDefaults? = nil, defaults: UserDefaults? = nil,
@@ -368,19 +205,8 @@ extension UserDefault {
   }
 
   /// An optional value stored under `key`, `nil` when nothing is stored, for an optional of `[Any]`
-  /// or `[String: Any]` (or an optional of them) holding property-list values.
-  ///
-  /// - Parameters:
-  ///   - key: The stored name.
-  ///   - suite: The `UserDefaults` to use (`UserDefaults.libraryDefault` when neither this nor
-  ///     `defaults` is given).
-  ///   - defaults: The same parameter under the other name the seed designs used.
-  ///   - encoder: The JSON encoder for values stored as JSON.
-  ///   - decoder: The JSON decoder for those values.
-  ///   - file: Where the property is declared, for the key registry.
-  ///   - line: Where the property is declared, for the key registry.
-  ///
-  /// `@UserDefault("value") var value: [Any]?`
+  /// or `[String: Any]` (or an optional of them) holding property-list values:
+  /// `@UserDefault("value") var value: [Any]?`.
   @_disfavoredOverload @_documentation(visibility: internal)
   public init<Wrapped>(
     _ key: String, suite: UserDefaults? = nil, defaults: UserDefaults? = nil,

@@ -1,18 +1,11 @@
 import Foundation
 
-// The storable-type check, part wrappers: the siblings of `UserDefaultsWrapper`'s initializers.
-//
-// Each initializer that takes a value type exists once per way the library stores a type.
-// The ``UserDefaultable`` one is the only one not disfavored, so a type that is none of these
-// gets one error, "requires that 'Point' conform to 'UserDefaultable'", instead of "no exact
-// matches" and a note per overload. The pairs with `& Codable` keep a type that is also
-// `Codable` stored as raw values without an ambiguity between two disfavored siblings, and
-// the one with `RawRepresentable & _RawValueContainer & Codable` does the same for arrays an
-// app's own extension makes `RawRepresentable` (checked in scripts/macro-diagnostics).
-// Each sibling passes the bridge of its way of storing to the one internal initializer
-// (ValueBridge+Declared.swift), so how a type is stored follows from the overload the
-// compiler picked. The siblings are hidden from the documentation, which shows the
-// UserDefaultable initializer of each form.
+// The storable-type check, part wrappers: the siblings of `UserDefaultsWrapper`'s initializers, one per
+// way the library stores a type. Only the ``UserDefaultable`` one is not disfavored, so a
+// type that is none of these gets one error ("requires that 'Point' conform to
+// 'UserDefaultable'") rather than a note per overload; the `& Codable` pairs keep a type
+// that is also `Codable` stored as raw values without an ambiguity. Each passes its bridge
+// to the one internal initializer (ValueBridge+Declared.swift).
 //
 // Written by scripts/generate-storable-overloads.py (CI checks it): change it there.
 
@@ -20,16 +13,8 @@ extension UserDefaultsWrapper {
   // MARK: A value with a default
 
   /// A value stored under `key`, reading `defaultValue` when nothing is stored, for a
-  /// `RawRepresentable` type, stored as its raw value.
-  ///
-  /// - Parameters:
-  ///   - key: The stored name.
-  ///   - defaultValue: What the property reads when nothing readable is stored.
-  ///   - userDefaults: The store to use; `UserDefaults.libraryDefault` unless given.
-  ///   - file: Where the property is declared, for the key registry.
-  ///   - line: Where the property is declared, for the key registry.
-  ///
-  /// `@UserDefaultsWrapper(key: "Value", default: .dark) var value: Theme`
+  /// `RawRepresentable` type, stored as its raw value: `@UserDefaultsWrapper(key: "Value", default:
+  /// .dark) var value: Theme`.
   @_disfavoredOverload @_documentation(visibility: internal)
   public init(
     key: String, default defaultValue: Value, userDefaults: UserDefaults = .libraryDefault,
@@ -41,16 +26,8 @@ extension UserDefaultsWrapper {
   }
 
   /// A value stored under `key`, reading `defaultValue` when nothing is stored, for a type both
-  /// `RawRepresentable` and `Codable`, stored as its raw value (not as JSON).
-  ///
-  /// - Parameters:
-  ///   - key: The stored name.
-  ///   - defaultValue: What the property reads when nothing readable is stored.
-  ///   - userDefaults: The store to use; `UserDefaults.libraryDefault` unless given.
-  ///   - file: Where the property is declared, for the key registry.
-  ///   - line: Where the property is declared, for the key registry.
-  ///
-  /// `@UserDefaultsWrapper(key: "Value", default: .dark) var value: Theme`
+  /// `RawRepresentable` and `Codable`, stored as its raw value (not as JSON):
+  /// `@UserDefaultsWrapper(key: "Value", default: .dark) var value: Theme`.
   @_disfavoredOverload @_documentation(visibility: internal)
   public init(
     key: String, default defaultValue: Value, userDefaults: UserDefaults = .libraryDefault,
@@ -63,16 +40,7 @@ extension UserDefaultsWrapper {
 
   /// A value stored under `key`, reading `defaultValue` when nothing is stored, for an array, set,
   /// string-keyed dictionary or optional of `RawRepresentable` elements, stored element by element
-  /// as raw values.
-  ///
-  /// - Parameters:
-  ///   - key: The stored name.
-  ///   - defaultValue: What the property reads when nothing readable is stored.
-  ///   - userDefaults: The store to use; `UserDefaults.libraryDefault` unless given.
-  ///   - file: Where the property is declared, for the key registry.
-  ///   - line: Where the property is declared, for the key registry.
-  ///
-  /// `@UserDefaultsWrapper(key: "Value", default: []) var value: [Theme]`
+  /// as raw values: `@UserDefaultsWrapper(key: "Value", default: []) var value: [Theme]`.
   @_disfavoredOverload @_documentation(visibility: internal)
   public init(
     key: String, default defaultValue: Value, userDefaults: UserDefaults = .libraryDefault,
@@ -85,16 +53,8 @@ extension UserDefaultsWrapper {
   }
 
   /// A value stored under `key`, reading `defaultValue` when nothing is stored, for a container of
-  /// elements both `RawRepresentable` and `Codable`, stored as raw values (not as JSON).
-  ///
-  /// - Parameters:
-  ///   - key: The stored name.
-  ///   - defaultValue: What the property reads when nothing readable is stored.
-  ///   - userDefaults: The store to use; `UserDefaults.libraryDefault` unless given.
-  ///   - file: Where the property is declared, for the key registry.
-  ///   - line: Where the property is declared, for the key registry.
-  ///
-  /// `@UserDefaultsWrapper(key: "Value", default: []) var value: [Theme]`
+  /// elements both `RawRepresentable` and `Codable`, stored as raw values (not as JSON):
+  /// `@UserDefaultsWrapper(key: "Value", default: []) var value: [Theme]`.
   @_disfavoredOverload @_documentation(visibility: internal)
   public init(
     key: String, default defaultValue: Value, userDefaults: UserDefaults = .libraryDefault,
@@ -109,16 +69,8 @@ extension UserDefaultsWrapper {
   /// A value stored under `key`, reading `defaultValue` when nothing is stored, for a container of
   /// raw-value elements that is itself `RawRepresentable` (as an app's own extension may make every
   /// `Codable` array, for SwiftUI's `@AppStorage`), stored as that raw value; without this overload
-  /// such a key was ambiguous.
-  ///
-  /// - Parameters:
-  ///   - key: The stored name.
-  ///   - defaultValue: What the property reads when nothing readable is stored.
-  ///   - userDefaults: The store to use; `UserDefaults.libraryDefault` unless given.
-  ///   - file: Where the property is declared, for the key registry.
-  ///   - line: Where the property is declared, for the key registry.
-  ///
-  /// `@UserDefaultsWrapper(key: "Value", default: []) var value: [Theme]`
+  /// such a key was ambiguous: `@UserDefaultsWrapper(key: "Value", default: []) var value:
+  /// [Theme]`.
   @_disfavoredOverload @_documentation(visibility: internal)
   public init(
     key: String, default defaultValue: Value, userDefaults: UserDefaults = .libraryDefault,
@@ -130,16 +82,8 @@ extension UserDefaultsWrapper {
   }
 
   /// A value stored under `key`, reading `defaultValue` when nothing is stored, for any other
-  /// `Codable` type, stored as JSON (a collection element by element).
-  ///
-  /// - Parameters:
-  ///   - key: The stored name.
-  ///   - defaultValue: What the property reads when nothing readable is stored.
-  ///   - userDefaults: The store to use; `UserDefaults.libraryDefault` unless given.
-  ///   - file: Where the property is declared, for the key registry.
-  ///   - line: Where the property is declared, for the key registry.
-  ///
-  /// `@UserDefaultsWrapper(key: "Value", default: Profile(name: "")) var value: Profile`
+  /// `Codable` type, stored as JSON (a collection element by element): `@UserDefaultsWrapper(key:
+  /// "Value", default: Profile(name: "")) var value: Profile`.
   @_disfavoredOverload @_documentation(visibility: internal)
   public init(
     key: String, default defaultValue: Value, userDefaults: UserDefaults = .libraryDefault,
@@ -151,16 +95,8 @@ extension UserDefaultsWrapper {
   }
 
   /// A value stored under `key`, reading `defaultValue` when nothing is stored, for `[Any]` or
-  /// `[String: Any]` (or an optional of them) holding property-list values.
-  ///
-  /// - Parameters:
-  ///   - key: The stored name.
-  ///   - defaultValue: What the property reads when nothing readable is stored.
-  ///   - userDefaults: The store to use; `UserDefaults.libraryDefault` unless given.
-  ///   - file: Where the property is declared, for the key registry.
-  ///   - line: Where the property is declared, for the key registry.
-  ///
-  /// `@UserDefaultsWrapper(key: "Value", default: []) var value: [Any]`
+  /// `[String: Any]` (or an optional of them) holding property-list values:
+  /// `@UserDefaultsWrapper(key: "Value", default: []) var value: [Any]`.
   @_disfavoredOverload @_documentation(visibility: internal)
   public init(
     key: String, default defaultValue: Value, userDefaults: UserDefaults = .libraryDefault,
@@ -175,15 +111,8 @@ extension UserDefaultsWrapper {
   // MARK: An optional value
 
   /// An optional value stored under `key`, `nil` when nothing is stored, for an optional of a
-  /// `RawRepresentable` type, stored as its raw value.
-  ///
-  /// - Parameters:
-  ///   - key: The stored name.
-  ///   - userDefaults: The store to use; `UserDefaults.libraryDefault` unless given.
-  ///   - file: Where the property is declared, for the key registry.
-  ///   - line: Where the property is declared, for the key registry.
-  ///
-  /// `@UserDefaultsWrapper(key: "Value") var value: Theme?`
+  /// `RawRepresentable` type, stored as its raw value: `@UserDefaultsWrapper(key: "Value") var
+  /// value: Theme?`.
   @_disfavoredOverload @_documentation(visibility: internal)
   public init<Wrapped>(
     key: String, userDefaults: UserDefaults = .libraryDefault,
@@ -196,15 +125,8 @@ extension UserDefaultsWrapper {
   }
 
   /// An optional value stored under `key`, `nil` when nothing is stored, for an optional of a type
-  /// both `RawRepresentable` and `Codable`, stored as its raw value (not as JSON).
-  ///
-  /// - Parameters:
-  ///   - key: The stored name.
-  ///   - userDefaults: The store to use; `UserDefaults.libraryDefault` unless given.
-  ///   - file: Where the property is declared, for the key registry.
-  ///   - line: Where the property is declared, for the key registry.
-  ///
-  /// `@UserDefaultsWrapper(key: "Value") var value: Theme?`
+  /// both `RawRepresentable` and `Codable`, stored as its raw value (not as JSON):
+  /// `@UserDefaultsWrapper(key: "Value") var value: Theme?`.
   @_disfavoredOverload @_documentation(visibility: internal)
   public init<Wrapped>(
     key: String, userDefaults: UserDefaults = .libraryDefault,
@@ -219,15 +141,7 @@ extension UserDefaultsWrapper {
 
   /// An optional value stored under `key`, `nil` when nothing is stored, for an optional of an
   /// array, set, string-keyed dictionary or optional of `RawRepresentable` elements, stored element
-  /// by element as raw values.
-  ///
-  /// - Parameters:
-  ///   - key: The stored name.
-  ///   - userDefaults: The store to use; `UserDefaults.libraryDefault` unless given.
-  ///   - file: Where the property is declared, for the key registry.
-  ///   - line: Where the property is declared, for the key registry.
-  ///
-  /// `@UserDefaultsWrapper(key: "Value") var value: [Theme]?`
+  /// by element as raw values: `@UserDefaultsWrapper(key: "Value") var value: [Theme]?`.
   @_disfavoredOverload @_documentation(visibility: internal)
   public init<Wrapped>(
     key: String, userDefaults: UserDefaults = .libraryDefault,
@@ -241,15 +155,7 @@ extension UserDefaultsWrapper {
 
   /// An optional value stored under `key`, `nil` when nothing is stored, for an optional of a
   /// container of elements both `RawRepresentable` and `Codable`, stored as raw values (not as
-  /// JSON).
-  ///
-  /// - Parameters:
-  ///   - key: The stored name.
-  ///   - userDefaults: The store to use; `UserDefaults.libraryDefault` unless given.
-  ///   - file: Where the property is declared, for the key registry.
-  ///   - line: Where the property is declared, for the key registry.
-  ///
-  /// `@UserDefaultsWrapper(key: "Value") var value: [Theme]?`
+  /// JSON): `@UserDefaultsWrapper(key: "Value") var value: [Theme]?`.
   @_disfavoredOverload @_documentation(visibility: internal)
   public init<Wrapped>(
     key: String, userDefaults: UserDefaults = .libraryDefault,
@@ -264,15 +170,8 @@ extension UserDefaultsWrapper {
   /// An optional value stored under `key`, `nil` when nothing is stored, for an optional of a
   /// container of raw-value elements that is itself `RawRepresentable` (as an app's own extension
   /// may make every `Codable` array, for SwiftUI's `@AppStorage`), stored as that raw value;
-  /// without this overload such a key was ambiguous.
-  ///
-  /// - Parameters:
-  ///   - key: The stored name.
-  ///   - userDefaults: The store to use; `UserDefaults.libraryDefault` unless given.
-  ///   - file: Where the property is declared, for the key registry.
-  ///   - line: Where the property is declared, for the key registry.
-  ///
-  /// `@UserDefaultsWrapper(key: "Value") var value: [Theme]?`
+  /// without this overload such a key was ambiguous: `@UserDefaultsWrapper(key: "Value") var value:
+  /// [Theme]?`.
   @_disfavoredOverload @_documentation(visibility: internal)
   public init<Wrapped>(
     key: String, userDefaults: UserDefaults = .libraryDefault,
@@ -289,15 +188,8 @@ extension UserDefaultsWrapper {
   }
 
   /// An optional value stored under `key`, `nil` when nothing is stored, for an optional of any
-  /// other `Codable` type, stored as JSON (a collection element by element).
-  ///
-  /// - Parameters:
-  ///   - key: The stored name.
-  ///   - userDefaults: The store to use; `UserDefaults.libraryDefault` unless given.
-  ///   - file: Where the property is declared, for the key registry.
-  ///   - line: Where the property is declared, for the key registry.
-  ///
-  /// `@UserDefaultsWrapper(key: "Value") var value: Profile?`
+  /// other `Codable` type, stored as JSON (a collection element by element):
+  /// `@UserDefaultsWrapper(key: "Value") var value: Profile?`.
   @_disfavoredOverload @_documentation(visibility: internal)
   public init<Wrapped>(
     key: String, userDefaults: UserDefaults = .libraryDefault,
@@ -310,15 +202,8 @@ extension UserDefaultsWrapper {
   }
 
   /// An optional value stored under `key`, `nil` when nothing is stored, for an optional of `[Any]`
-  /// or `[String: Any]` (or an optional of them) holding property-list values.
-  ///
-  /// - Parameters:
-  ///   - key: The stored name.
-  ///   - userDefaults: The store to use; `UserDefaults.libraryDefault` unless given.
-  ///   - file: Where the property is declared, for the key registry.
-  ///   - line: Where the property is declared, for the key registry.
-  ///
-  /// `@UserDefaultsWrapper(key: "Value") var value: [Any]?`
+  /// or `[String: Any]` (or an optional of them) holding property-list values:
+  /// `@UserDefaultsWrapper(key: "Value") var value: [Any]?`.
   @_disfavoredOverload @_documentation(visibility: internal)
   public init<Wrapped>(
     key: String, userDefaults: UserDefaults = .libraryDefault,
