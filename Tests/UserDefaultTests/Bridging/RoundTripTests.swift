@@ -82,7 +82,8 @@ struct RoundTripTests {
       UserDefaults.Key<Profile>(uniqueKey(), default: Profile(name: "", age: 0)),
       Profile(name: "Ada", age: 36))
     expectRoundTrip(UserDefaults.Key<[Theme]>(uniqueKey(), default: []), [.dark, .light])
-    expectRoundTrip(UserDefaults.Key<[Profile]>(uniqueKey(), default: []), [Profile(name: "B", age: 2)])
+    expectRoundTrip(
+      UserDefaults.Key<[Profile]>(uniqueKey(), default: []), [Profile(name: "B", age: 2)])
     expectRoundTrip(UserDefaults.Key<Theme?>(uniqueKey()), .light)
     expectRoundTrip(UserDefaults.Key<Profile?>(uniqueKey()), Profile(name: "C", age: 3))
     #expect(suite.diagnostics.isEmpty)
