@@ -593,6 +593,62 @@ case "migrate" where arguments.count == 4:
     print("error \(error)")
     exit(1)
   }
+case "update-counter" where arguments.count == 5:
+  // update-counter <store|foundation> <suite> <count>: <count> times `update(.counter)
+  // { $0 += 1 }`, then prints "done".
+  do {
+    let defaults = try suiteObject(arguments[2], arguments[3])
+    let counter = UserDefaults.Key<Int>("counter", default: 0)
+    for _ in 0..<(Int(arguments[4]) ?? 0) { try defaults.update(counter) { $0 += 1 } }
+    print("done")
+  } catch {
+    print("error \(error)")
+    exit(1)
+  }
+case "transactions" where arguments.count == 5:
+  // transactions <store|foundation> <suite> <count|forever>: two-key transactions ("a"
+  // and "b" each += 1), printing the new "a" once each returned (for kill tests).
+  do {
+    let defaults = try suiteObject(arguments[2], arguments[3])
+    let a = UserDefaults.Key<Int>("a", default: 0)
+    let b = UserDefaults.Key<Int>("b", default: 0)
+    let count = Int(arguments[4]) ?? .max
+    for _ in 0..<count {
+      let written = try defaults.transaction { t in
+        t[a] += 1
+        t[b] += 1
+        return t[a]
+      }
+      FileHandle.standardOutput.write(Data("\(written)\n".utf8))
+    }
+  } catch {
+    print("error \(error)")
+    exit(1)
+  }
+case "hold-transaction" where arguments.count == 4:
+  // hold-transaction <store|foundation> <suite>: a transaction that writes "a" = 1 and
+  // "b" = 1, prints "holding" and waits for a line on standard input before it returns.
+  do {
+    let defaults = try suiteObject(arguments[2], arguments[3])
+    try defaults.transaction { t in
+      t[UserDefaults.Key<Int>("a", default: 0)] = 1
+      t[UserDefaults.Key<Int>("b", default: 0)] = 1
+      FileHandle.standardOutput.write(Data("holding\n".utf8))
+      _ = readLine()
+    }
+    print("committed")
+  } catch {
+    print("error \(error)")
+    exit(1)
+  }
 default:
   exit(2)
+}
+
+/// The object of suite `name` of the kind named: a ``PreferencesStore`` or a Foundation
+/// instance.
+func suiteObject(_ kind: String, _ name: String) throws -> UserDefaults {
+  if kind == "store" { return try PreferencesStore(suiteName: name) }
+  guard let instance = UserDefaults(suiteName: name) else { throw CocoaError(.fileNoSuchFile) }
+  return instance
 }

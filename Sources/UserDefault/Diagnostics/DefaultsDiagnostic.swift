@@ -34,6 +34,9 @@ public struct DefaultsDiagnostic: Sendable, CustomStringConvertible {
     case invalidSuite
     /// A type that the library does not know how to store.
     case unsupportedType
+    /// An `update(_:_:)`, `transaction(_:)` or migration was started inside another of
+    /// the same suite, on the same thread; the inner one was refused and wrote nothing.
+    case nestedUpdate
   }
 
   /// What kind of problem was met.

@@ -81,7 +81,7 @@ public struct Migrations {
       }
       previous = migration.version
     }
-    return try defaults.access.backend.exclusively { commit throws(DefaultsError) in
+    return try ExclusiveRun.run(on: defaults.access.backend) { commit throws(DefaultsError) in
       try apply(to: defaults, afterEachStep: commit)
     }
   }

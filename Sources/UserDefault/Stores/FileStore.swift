@@ -289,24 +289,27 @@ final class FileStore: StoreBackend {
   // MARK: Writing
 
   func update(_ name: String, to object: Any?, trackingPath: TrackedKeys.Path?) {
-    update(CollectionOfOne((name, object)), trackingPath: trackingPath)
+    update(CollectionOfOne((name, object, trackingPath)))
   }
 
   /// Applies changes (`nil` removes), tells observers, schedules a flush.
   func update(_ changes: [String: Any?]) {
-    update(changes.lazy.map { ($0.key, $0.value) }, trackingPath: nil)
+    update(changes.lazy.map { ($0.key, $0.value, nil) })
   }
 
-  private func update<Changes: Collection<(String, Any?)>>(
-    _ changes: Changes, trackingPath: TrackedKeys.Path?
-  ) {
+  func update(_ writes: [(name: String, object: Any?, trackingPath: TrackedKeys.Path?)]) {
+    update(writes.lazy.map { ($0.name, $0.object, $0.trackingPath) })
+  }
+
+  private func update<Changes: Collection<(String, Any?, TrackedKeys.Path?)>>(_ changes: Changes)
+  {
     let result = state.withLock { guarded -> ([ChangeHub.Change], Duration?)? in
       // Values still a file's index: their dictionary is made outside the lock first (the
       // test is here, not in a lock of its own, so that a write takes the lock once).
       guard !guarded.state.values.isIndexed else { return nil }
       var applied: [ChangeHub.Change] = []
       var wrote = false
-      for (name, object) in changes {
+      for (name, object, trackingPath) in changes {
         guard var change = guarded.state.storeChange(object, forName: name) else { continue }
         change.trackingPath = trackingPath
         guarded.state.noteChange(of: name)
@@ -322,7 +325,7 @@ final class FileStore: StoreBackend {
     }
     guard let (applied, window) = result else {
       makeDictionaryOutsideLock()
-      return update(changes, trackingPath: trackingPath)
+      return update(changes)
     }
     context.announce(applied)
     if let window { flushLater(after: window) }
@@ -482,12 +485,24 @@ final class FileStore: StoreBackend {
 
   /// Runs `body` on the store's queue while holding the file's lock, after loading what
   /// other processes wrote; `commit` writes the changes made so far without letting the
-  /// lock go. Other processes' flushes wait meanwhile. For migrations: a step and its
-  /// version land in one atomic write, and two processes never run a step twice.
+  /// lock go. Other processes' flushes and runs wait meanwhile: a migration step and its
+  /// version land in one atomic write, and an update's read and write are one step. An
+  /// in-memory store runs `body` on its queue, which excludes its other runs.
+  ///
+  /// - Throws: ``DefaultsDiagnostic/Kind/nestedUpdate`` when called from code the queue is
+  ///   running (an observer told of a change the poll found, a migration step): waiting
+  ///   for the queue there would never end.
   func exclusively<Result>(
     _ body: (_ commit: () throws(DefaultsError) -> Void) throws(DefaultsError) -> Result
   ) throws(DefaultsError) -> Result {
-    guard let file else { return try body {} }
+    if DispatchQueue.getSpecific(key: queueKey) == true {
+      throw ExclusiveRun.nested(suite: context.name)
+    }
+    guard let file else {
+      return try onQueue { () throws(DefaultsError) in
+        try body { () throws(DefaultsError) in if let fileProblem { throw fileProblem } }
+      }
+    }
     return try onQueue { () throws(DefaultsError) in
       try file.prepareDirectory()
       return try file.withLock { () throws(DefaultsError) in
@@ -495,6 +510,10 @@ final class FileStore: StoreBackend {
         return try body { () throws(DefaultsError) in try self.writeLocked(file) }
       }
     }
+  }
+
+  func adoptFileValue(forKey name: String) {
+    // `exclusively` took in the whole file before its body began.
   }
 
   /// Takes the file's content as the new state, keeping local changes newer than the

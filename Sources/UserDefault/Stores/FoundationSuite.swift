@@ -30,6 +30,8 @@ final class FoundationSuite: StoreBackend {
   private let defaults: Instance
   private let saving: Saving?
   private let notifications = Lock<FoundationChangeNotifications?>(nil)
+  /// Held for each ``exclusively(_:)`` run: this process's threads take turns.
+  private let oneRunAtATime = Lock(())
   /// The suite's system-wide defaults (``FallbackDomains`` without the global domain,
   /// which Foundation reads itself), read at the first read that needs them (not when the
   /// suite is made, which happens under the registry's lock, where neither file reads nor
@@ -187,12 +189,7 @@ final class FoundationSuite: StoreBackend {
     var change = ChangeHub.Change(name: name, oldObject: nil, newObject: object)
     let isObserved = context.hub.hasListeners(for: name)
     let old = isObserved ? self.object(forKey: name) : nil
-    // No closure kept in a constant: one that escapes is a heap allocation per write.
-    if let watcher = notifications.withLock({ $0 }) {
-      watcher.libraryWrites(name, object) { store(object, forKey: name) }
-    } else {
-      store(object, forKey: name)
-    }
+    store(object, forKey: name)
     saving?.record(name, object)
     if isObserved {
       // What readers see now: under a launch argument, no change; after a removal, what
@@ -210,6 +207,14 @@ final class FoundationSuite: StoreBackend {
 
   /// Foundation's own write of `object` (`nil` removes).
   private func store(_ object: Any?, forKey name: String) {
+    if let watcher = notifications.withLock({ $0 }) {
+      watcher.libraryWrites(name, object) { storeInFoundation(object, forKey: name) }
+    } else {
+      storeInFoundation(object, forKey: name)
+    }
+  }
+
+  private func storeInFoundation(_ object: Any?, forKey name: String) {
     if let object {
       defaults.value?.set(object, forKey: name)
     } else {
@@ -217,15 +222,40 @@ final class FoundationSuite: StoreBackend {
     }
   }
 
-  /// Runs `body` in this process: Foundation offers no lock to share with other
-  /// processes. What the steps write is saved like any other write.
+  func update(_ writes: [(name: String, object: Any?, trackingPath: TrackedKeys.Path?)]) {
+    for write in writes { update(write.name, to: write.object, trackingPath: write.trackingPath) }
+  }
+
+  /// Runs `body` with the suite's other runs in this process held off and, where the
+  /// library saves the suite (Linux), under the suite's file lock, after saving this
+  /// process's pending writes: other processes' saves and runs wait, and `commit` saves
+  /// under the lock. On Apple platforms `cfprefsd` owns the file and offers no lock, so
+  /// `body` excludes this process's threads only.
   func exclusively<Result>(
     _ body: (_ commit: () throws(DefaultsError) -> Void) throws(DefaultsError) -> Result
   ) throws(DefaultsError) -> Result {
-    try body {}
+    try oneRunAtATime.withLock { (_: inout Void) throws(DefaultsError) in
+      guard let saving else { return try body {} }
+      return try saving.exclusively(body)
+    }
+  }
+
+  /// Foundation on Linux never reads its file again, so another process's write is
+  /// unknown to the instance: `name` is given the file's value as the run found it (or
+  /// removed, when the file has none), and observers told when what readers see changed.
+  func adoptFileValue(forKey name: String) {
+    guard let found = saving?.fileValuesDuringRun() else { return }
+    let isObserved = context.hub.hasListeners(for: name)
+    let old = isObserved ? object(forKey: name) : nil
+    store(found[name]?.object, forKey: name)
+    guard isObserved, let change = ChangeHub.Change(name: name, from: old, to: object(forKey: name))
+    else { return }
+    context.announce(change)
   }
 
   func flush() throws(DefaultsError) {
+    // Inside a run on this thread the run's commit saves, under the locks a save takes.
+    if ExclusiveRun.isOpen(on: self) { return }
     try saving?.saveNow()
   }
 
@@ -267,6 +297,8 @@ extension FoundationSuite {
       var hasRefusedWrites = false
       /// What was reported already: a failure met again by each retry is reported once.
       var reports = FailureReports()
+      /// The file's values as an ``exclusively(_:)`` run found them, while it runs.
+      var fileDuringRun: [String: StoredObject]?
     }
     private let state = Lock(State())
     /// Held for a whole save, snapshot to rename: two saves at once (the scheduled one and
@@ -328,34 +360,89 @@ extension FoundationSuite {
     }
 
     private func save(to file: PreferencesFile) throws(DefaultsError) {
-      let pending = state.withLock { state in
+      let pending = takePending()
+      guard !pending.isEmpty else { return }
+      try reportingFailure { () throws(DefaultsError) in
+        try file.prepareDirectory()
+        _ = try file.withLock { () throws(DefaultsError) in try merge(pending, into: file) }
+      }
+    }
+
+    /// Runs `body` under the file's lock once the pending writes are saved, keeping the
+    /// file's values as found for ``fileValuesDuringRun()``; `commit` saves again under
+    /// the lock. Without a file (saving off, or refused) `body` runs as it is, and
+    /// `commit` throws the refusal.
+    func exclusively<Result>(
+      _ body: (_ commit: () throws(DefaultsError) -> Void) throws(DefaultsError) -> Result
+    ) throws(DefaultsError) -> Result {
+      guard let file, FoundationSaving.isEnabled else {
+        return try body { () throws(DefaultsError) in if let problem { throw problem } }
+      }
+      return try oneSaveAtATime.withLock { (_: inout Void) throws(DefaultsError) in
+        try reportingFailure { () throws(DefaultsError) in try file.prepareDirectory() }
+        return try file.withLock { () throws(DefaultsError) in
+          let found = try reportingFailure { () throws(DefaultsError) in
+            try merge(takePending(), into: file)
+          }
+          state.withLock { $0.fileDuringRun = found }
+          defer { state.withLock { $0.fileDuringRun = nil } }
+          return try body { () throws(DefaultsError) in
+            try reportingFailure { () throws(DefaultsError) in
+              _ = try merge(takePending(), into: file)
+            }
+          }
+        }
+      }
+    }
+
+    /// The file's values as the current ``exclusively(_:)`` run found them; `nil` outside
+    /// a run.
+    func fileValuesDuringRun() -> [String: StoredObject]? {
+      state.withLock { $0.fileDuringRun }
+    }
+
+    private func takePending() -> [String: PendingWrites<Any?>.Write] {
+      state.withLock { state in
         state.isScheduled = false
         return state.pending.snapshot
       }
-      guard !pending.isEmpty else { return }
-      do throws(DefaultsError) {
-        try file.prepareDirectory()
-        let changes = pending.mapValues { $0.payload.map(StoredObject.init) }
-        // Only the keys the library wrote are known here: they alone replace damage.
-        let policy = PreferencesFile.DamagePolicy(
-          replacement: StoredValues(), then: "saving the library's keys",
-          reportsStuckDamage: { [state] stuck in
-            state.withLock { $0.reports.isNewStuckDamage(stuck) }
-          })
-        _ = try file.withLock { () throws(DefaultsError) in
-          try file.mergeLocked(changes, suite: suite, onDamage: policy, newFileFormat: .newFile)
-        }
-      } catch {
-        if state.withLock({ $0.reports.isNew(error.message) }) {
-          DefaultsDiagnostics.report(error.kind, key: nil, suite: suite, error.message)
-        }
-        throw error
-      }
+    }
+
+    /// Merges `pending` into the file, whose lock the caller holds; returns the file's
+    /// values now. Cost: one read and parse, and one atomic replacement when anything is
+    /// pending.
+    private func merge(
+      _ pending: [String: PendingWrites<Any?>.Write], into file: PreferencesFile
+    ) throws(DefaultsError) -> [String: StoredObject] {
+      let changes = pending.mapValues { $0.payload.map(StoredObject.init) }
+      // Only the keys the library wrote are known here: they alone replace damage.
+      let policy = PreferencesFile.DamagePolicy(
+        replacement: StoredValues(), then: "saving the library's keys",
+        reportsStuckDamage: { [state] stuck in
+          state.withLock { $0.reports.isNewStuckDamage(stuck) }
+        })
+      let merged = try file.mergeLocked(
+        changes, suite: suite, onDamage: policy, newFileFormat: .newFile)
       state.withLock { state in
         state.reports.writeSucceeded()
         state.reports.fileIsSound()
         // A newer write that came in while this save wrote stays pending.
         state.pending.clear(saved: pending)
+      }
+      return merged.values
+    }
+
+    /// Runs `body`, reporting its failure once per distinct message, and throws it on.
+    private func reportingFailure<Result>(
+      _ body: () throws(DefaultsError) -> Result
+    ) throws(DefaultsError) -> Result {
+      do throws(DefaultsError) {
+        return try body()
+      } catch {
+        if state.withLock({ $0.reports.isNew(error.message) }) {
+          DefaultsDiagnostics.report(error.kind, key: nil, suite: suite, error.message)
+        }
+        throw error
       }
     }
   }
