@@ -301,8 +301,7 @@ final class FileStore: StoreBackend {
     update(writes.lazy.map { ($0.name, $0.object, $0.trackingPath) })
   }
 
-  private func update<Changes: Collection<(String, Any?, TrackedKeys.Path?)>>(_ changes: Changes)
-  {
+  private func update<Changes: Collection<(String, Any?, TrackedKeys.Path?)>>(_ changes: Changes) {
     let result = state.withLock { guarded -> ([ChangeHub.Change], Duration?)? in
       // Values still a file's index: their dictionary is made outside the lock first (the
       // test is here, not in a lock of its own, so that a write takes the lock once).
