@@ -37,6 +37,7 @@ struct Wrapped {
 }
 
 let arguments = CommandLine.arguments
+if arguments.count > 1, arguments[1] == Contention.childFlag { Contention.runChild(arguments) }
 let short = arguments.contains("--short")
 let outputDirectory =
   arguments.firstIndex(of: "--output").flatMap {
@@ -279,6 +280,18 @@ for size in sizes {
     ResultRow(
       benchmark: "durable write (write + flush)", size: size, library: durable.library,
       raw: durable.raw, rawLabel: "UserDefaults set + synchronize"))
+  let updateKey = UserDefaults.Key<Int>("updated", default: 0)
+  let updates = stopwatch.compare(
+    { _ = try? store.update(updateKey) { $0 += 1 } },
+    {
+      counter += 1
+      store[intKey] = counter
+      try? store.flush()
+    })
+  report.add(
+    ResultRow(
+      benchmark: "update, uncontended", size: size, library: updates.library, raw: updates.raw,
+      rawLabel: "write + flush, same store"))
   if size == 10 {
     // What remains of a durable write once the two fsyncs it must make (file, then
     // directory) are taken out, each measured alone on a file of the store's size.
@@ -557,6 +570,16 @@ if let largest = sizes.last {
       raw: bytes(after - middle), rawLabel: "UserDefaults holding the same suite (bytes, not ns)"))
   withExtendedLifetime((memoryStore, memoryRaw)) {}
 }
+
+// Four processes updating one counter of one store at once, against one process alone.
+let contenders = short ? 20 : 250
+let together = try Contention.updatesPerSecond(processes: 4, count: contenders, directory: scratch)
+let alone = try Contention.updatesPerSecond(processes: 1, count: contenders, directory: scratch)
+precondition(together.final == 4 * contenders, "contending updates lost: \(together.final)")
+emit(
+  String(
+    format: "update, 4 processes on one store: %.0f updates/s in all (1 process alone: %.0f/s)",
+    together.rate, alone.rate))
 
 if let perObserverCost {
   emit(
