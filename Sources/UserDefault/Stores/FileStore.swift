@@ -283,9 +283,6 @@ final class FileStore: StoreBackend {
     }
   }
 
-  /// Whether the values are still the index of the file the store opened (for tests).
-  var holdsIndex: Bool { state.withLock { $0.state.values.isIndexed } }
-
   // MARK: Writing
 
   func update(_ name: String, to object: Any?, trackingPath: TrackedKeys.Path?) {
