@@ -36,10 +36,8 @@ public struct UserDefault<Value> {
   /// Registers `key` with ``KeyRegistry`` and checks the name (an invalid name is reported
   /// and its writes are refused).
   ///
-  /// Takes every storable type, not only `UserDefaultable` ones: `RawRepresentable` types
-  /// (stored as their raw value), `Codable` types (JSON), and arrays, sets, `[String: …]` and
-  /// optionals of those. The documentation shows this form only; its siblings for those
-  /// types behave the same.
+  /// Takes `RawRepresentable` (as the raw value) and `Codable` (JSON) types too, and
+  /// collections and optionals of those: shown here, the siblings for them behave alike.
   ///
   /// - Parameters:
   ///   - key: The stored name.
@@ -66,10 +64,8 @@ public struct UserDefault<Value> {
 
   /// An optional value stored under `key`; `nil` when nothing is stored.
   ///
-  /// Takes every storable type, not only `UserDefaultable` ones: `RawRepresentable` types
-  /// (stored as their raw value), `Codable` types (JSON), and arrays, sets, `[String: …]` and
-  /// optionals of those. The documentation shows this form only; its siblings for those
-  /// types behave the same.
+  /// Takes `RawRepresentable` (as the raw value) and `Codable` (JSON) types too, and
+  /// collections and optionals of those: shown here, the siblings for them behave alike.
   ///
   /// - Parameters:
   ///   - key: The stored name.
