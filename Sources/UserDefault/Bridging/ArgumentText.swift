@@ -1,15 +1,9 @@
-/// How a typed read takes a launch argument, which is text: `-count 5` stores the string
-/// `"5"`. Foundation's `integer(forKey:)`, `bool(forKey:)` and `double(forKey:)` convert
-/// such a string; a typed key does the same, for launch arguments only (a string stored in
-/// a file under an `Int` key stays the wrong type, as the library's README says).
-///
-/// Cost: none on the read path; a read whose stored object does not decode tries these
-/// readings in turn, for an argument's text only.
+/// How a typed read takes a launch argument's text (`-count 5` stores `"5"`), as
+/// Foundation's `integer(forKey:)` does; for launch arguments only. Cost: none unless
+/// the stored object does not decode.
 enum ArgumentText {
-  /// The property-list objects `text` may stand for, to try in order after the text
-  /// itself: a Boolean (`YES`, `NO`, `true`, `false`, `1`, `0`, any case), an integer, a
-  /// real. A `RawRepresentable` with an integer raw value reads through the integer; a
-  /// `Codable` reads its JSON text as it is.
+  /// What `text` may stand for, in order after itself: a Boolean (`YES`, `true`, `1`, any
+  /// case), an integer, a real.
   static func readings(of text: String) -> [Any] {
     var readings: [Any] = []
     switch text.lowercased() {
@@ -26,10 +20,8 @@ enum ArgumentText {
     return readings
   }
 
-  /// The date an ISO 8601 date-time stands for (`2024-01-01T00:00:00Z`, with a fraction
-  /// `…00.250Z`, with an offset `…01:00:00+01:00`); `nil` for any other text, a bare
-  /// number included. Foundation itself turns the property-list form
-  /// (`<date>2024-01-01T00:00:00Z</date>`) into a date.
+  /// The date of an ISO 8601 date-time (a fraction and an offset allowed); `nil` for other
+  /// text, a bare number included.
   static func date(from text: String) -> Date? {
     let formatter = ISO8601DateFormatter()
     formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
@@ -38,6 +30,6 @@ enum ArgumentText {
     return formatter.date(from: text)
   }
 
-  /// A date, to ask whether a key takes dates (one that does reads no number from text).
+  /// To ask whether a key takes dates, which read no number from text.
   static let sampleDate = Date(timeIntervalSinceReferenceDate: 0)
 }

@@ -1,16 +1,13 @@
 import Foundation
 
-/// Collections are stored element by element, each element as it is stored alone (an array
-/// of raw values, an array of JSON strings for `Codable` elements), so plain `UserDefaults`
-/// calls can read them, and a collection's form never depends on whether its element type
-/// also declares ``UserDefaultable``. An earlier version stored a collection of `Codable`
-/// elements as one JSON string: that form still reads.
+/// Collections are stored element by element, each as it is stored alone, so plain
+/// `UserDefaults` calls can read them. An earlier version's single JSON string still reads.
 protocol CollectionBridging {
   static func collectionCoding(json: JSONCoding) -> Any?
 }
 
 extension ValueCoding {
-  /// Encodes one element; a `nil` element cannot live in a property list and is refused.
+  /// A `nil` element cannot live in a property list and is refused.
   fileprivate func encodeElement(_ element: Value) throws(DefaultsError) -> Any {
     guard let object = try encode(element) else {
       throw DefaultsError(.refusedValue, "nil cannot be stored inside a property list")
@@ -19,7 +16,6 @@ extension ValueCoding {
   }
 }
 
-/// The coding of a collection's elements, when they can be stored at all.
 private func elementCoding<Element>(for _: Element.Type, json: JSONCoding) -> (
   any ValueCoding<Element>
 )? {
@@ -54,13 +50,11 @@ extension Dictionary: CollectionBridging {
   }
 }
 
-/// Reads the one JSON string an earlier version stored a collection of `Codable` elements
-/// as: only for a collection whose elements that version stored as JSON (other text under
-/// such a key stays the wrong type).
+/// Reads the one JSON string an earlier version stored a `Codable` collection as; only for
+/// collections that version stored so.
 struct EarlierJSON<Collection>: Sendable {
   private let read: (@Sendable (String) throws(DefaultsError) -> Collection)?
 
-  /// For a collection no earlier version stored as JSON (raw values, say).
   static var never: EarlierJSON { EarlierJSON(read: nil) }
 
   private init(read: (@Sendable (String) throws(DefaultsError) -> Collection)?) {
@@ -88,8 +82,7 @@ struct EarlierJSON<Collection>: Sendable {
     }
   }
 
-  /// The collection `object` holds as JSON text; `nil` when it is no text, or the type is
-  /// not `Decodable`.
+  /// `nil` when `object` is no text, or the type is not `Decodable`.
   func decode(_ object: Any) throws(DefaultsError) -> Collection? {
     guard let read, let text = object as? String else { return nil }
     return try read(text)
@@ -126,8 +119,7 @@ struct SetCoding<Element: Hashable>: ValueCoding {
   }
 }
 
-/// The dictionary is known to have `String` keys (checked when the coding is chosen), so
-/// the coding works on `[String: Value]` and converts at the edges.
+/// Its keys are `String`s (checked when chosen): works on `[String: Value]`.
 struct DictionaryCoding<Value>: ValueCoding {
   let element: any ValueCoding<Value>
   let earlierJSON: EarlierJSON<[String: Value]>

@@ -1,9 +1,6 @@
-/// The one loop over a collection's elements, for every coding of collections (the
-/// property-list types' own, the ``UserDefaultable`` conformances of `Array`, `Set` and
-/// `Dictionary`, and the runtime codings the value bridge picks for collections).
-///
-/// A failure names the element (`element 3: …`, `value for "k": …`) and fails the whole
-/// collection: an element is never dropped, since a later write would lose it for good.
+/// The one loop over a collection's elements, for every coding of collections. A failure
+/// names the element and fails the whole collection: a dropped element would be lost for
+/// good by the next write.
 enum CollectionElements {
   /// `transform` applied to each element in order.
   ///

@@ -7,25 +7,15 @@ import Foundation
 /// are written as the strings `"inf"`, `"-inf"` and `"nan"` so that no finite struct
 /// fails to encode; keys are sorted so equal values store equal text.
 struct JSONCoding: Sendable {
-  /// The encoder, or `nil` for the library's default settings.
   let encoder: JSONEncoder
-  /// The decoder, or `nil` for the library's default settings.
   let decoder: JSONDecoder
 
-  /// A pair built from the given coders; a coder left out gets the library's settings (sorted
-  /// keys, non-finite numbers as strings).
-  ///
-  /// - Parameters:
-  ///   - encoder: The encoder for storing values, or `nil` for the library's settings.
-  ///   - decoder: The decoder for reading them back, or `nil` for the library's settings.
-  ///
-  /// `let coding = JSONCoding(decoder: JSONDecoder())`
+  /// A coder left out gets the library's settings.
   init(encoder: JSONEncoder? = nil, decoder: JSONDecoder? = nil) {
     self.encoder = encoder ?? Self.makeEncoder()
     self.decoder = decoder ?? Self.makeDecoder()
   }
 
-  /// The library's shared pair.
   static let shared = JSONCoding()
 
   private static func makeEncoder() -> JSONEncoder {

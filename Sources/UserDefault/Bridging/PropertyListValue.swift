@@ -32,24 +32,12 @@ public protocol PropertyListValue {}
 
 /// How a ``PropertyListValue`` is written and read; every built-in conformance lives here.
 protocol PropertyListCoded: PropertyListValue, SendableMetatype {
-  /// The property-list object handed to `UserDefaults`.
-  ///
-  /// - Returns: The object to store: the value itself, or its stored form (see the table in
-  ///   ``PropertyListValue``).
-  /// - Throws: ``DefaultsError`` when the value cannot be stored (for example a
-  ///   non-property-list element inside `[Any]`).
-  ///
-  /// `let object = try [1, 2, 3].propertyListObject()`
+  /// The object to store (see the table in ``PropertyListValue``); throws for a value
+  /// that cannot be stored (a non-property-list element inside `[Any]`).
   func propertyListObject() throws(DefaultsError) -> Any
 
-  /// Reads a value back from the object a `UserDefaults` returned.
-  ///
-  /// - Parameters:
-  ///   - object: The stored object, as `object(forKey:)` returns it.
-  /// - Throws: ``DefaultsError`` with ``DefaultsDiagnostic/Kind/wrongType`` when `object` is of
-  ///   another type or out of range for this one.
-  ///
-  /// `let count = try Int(propertyListObject: stored)`
+  /// Reads a value back; throws ``DefaultsDiagnostic/Kind/wrongType`` for an object of
+  /// another type or out of range.
   init(propertyListObject object: Any) throws(DefaultsError)
 }
 
@@ -99,9 +87,8 @@ extension Data: PropertyListCoded {
 
 extension Double: PropertyListValue {}
 extension Double: PropertyListCoded {
-  // Itself, -0.0 included: both of the library's writers keep the sign. Earlier versions,
-  // and a Linux Foundation instance (FoundationFileForm), store -0.0 as the string "-0.0",
-  // which reads (below); other text is the wrong type, as for every number type.
+  // Itself, -0.0 included. The string "-0.0" (earlier versions, FoundationFileForm) reads
+  // too; other text is the wrong type.
   func propertyListObject() -> Any { self }
   init(propertyListObject object: Any) throws(DefaultsError) {
     if let value = object as? Double {
@@ -148,8 +135,7 @@ extension Date: PropertyListCoded {
   }
 }
 
-/// Reads any integer type from what Foundation hands back: a Swift integer, or an
-/// `NSNumber` of any width, refusing values that do not fit exactly.
+/// Reads any integer type from a Swift integer or an `NSNumber`, refusing inexact values.
 @usableFromInline
 func exactInteger<T: FixedWidthInteger>(_ object: Any, as type: T.Type) throws(DefaultsError) -> T {
   if let value = object as? T { return value }

@@ -75,8 +75,7 @@ extension UserDefaultable {
 }
 
 extension UserDefaultable {
-  /// ``init(storableValue:)`` for ``CollectionElements``, whose loop stops at an error:
-  /// the value of `base`, or an error when it has none.
+  /// ``init(storableValue:)`` that throws, for ``CollectionElements``.
   static func required(_ base: BaseType) throws(DefaultsError) -> Self {
     guard let value = Self(storableValue: base) else {
       throw DefaultsError(.undecodableValue, "not a valid \(Self.self)")
@@ -245,8 +244,7 @@ extension UserDefaultable where Self: RawRepresentable, RawValue: UserDefaultabl
   }
 }
 
-/// The one implementation behind the two raw-value extensions (plain, and `Codable`,
-/// which needs its own, more specific extension to win over the JSON one).
+/// Behind both raw-value extensions (the `Codable` one must be more specific than JSON's).
 enum RawValueStorage {
   static func value<T: RawRepresentable>(from base: T.RawValue.BaseType) -> T?
   where T.RawValue: UserDefaultable {
@@ -259,8 +257,7 @@ enum RawValueStorage {
     try value(ofRaw: try T.RawValue.decoded(from: base))
   }
 
-  /// The value whose raw value is `raw`, or the error that says it has none; the raw-value
-  /// coding of keys (``RawCoding``) reads through here too.
+  /// The value of raw value `raw`, or why there is none; ``RawCoding`` reads here too.
   static func value<T: RawRepresentable>(ofRaw raw: T.RawValue) throws(DefaultsError) -> T {
     guard let value = T(rawValue: raw) else {
       throw DefaultsError(.undecodableValue, "\(raw) is not a raw value of \(T.self)")

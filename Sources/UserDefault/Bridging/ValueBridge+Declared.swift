@@ -1,14 +1,9 @@
 import Foundation
 
-/// The bridges the declaration overloads choose: each overload of a key or wrapper names
-/// the way its values are stored, and passes that bridge to the one internal initializer,
-/// so a declared type is not classified again at run time. Only what a declaration cannot
-/// see is found at run time: the elements of a `Codable` collection (their types are not in
-/// the signature) and `[Any]`'s values; ``ValueBridge/shared`` remains for what is named at
-/// run time (`value(_:forKey:)`, `SafeDefaults`, migrations, key-path entries).
-///
-/// Each bridge is made once per type and way (the shared JSON coders), then found with one
-/// lock and one lookup; a bridge with custom JSON coders is made for its declaration.
+/// The bridges the declaration overloads choose, so a declared type is not classified
+/// again at run time; only a `Codable` collection's elements and `[Any]`'s values are.
+/// Each is made once per type and way, then found with a lock and a lookup; one with
+/// custom JSON coders is made for its declaration.
 extension ValueBridge {
   /// A ``UserDefaultable`` type, through its own conformance.
   static func native() -> ValueBridge where Value: UserDefaultable {
@@ -67,8 +62,7 @@ extension ValueBridge {
 
   typealias Way = ValueBridgeWay
 
-  /// The bridge made for `Value` and `way` (of the wrapped type, for an `optional` of a
-  /// declared bridge), made by `make` the first time.
+  /// The bridge for `Value` and `way`, made by `make` the first time.
   private static func declared(
     _ way: Way, optional: Bool = false, _ make: () -> (any ValueCoding<Value>)?
   ) -> ValueBridge {
@@ -76,7 +70,7 @@ extension ValueBridge {
     if let bridge = declaredBridges.withLock({ $0[key] }) as? ValueBridge<Value> { return bridge }
     let bridge = ValueBridge(coding: make() ?? UnsupportedCoding<Value>())
     return declaredBridges.withLock { bridges in
-      // Another thread may have made it meanwhile: its bridge (and cache token) wins.
+      // Another thread made it meanwhile: its bridge (and cache token) wins.
       if let made = bridges[key] as? ValueBridge<Value> { return made }
       bridges[key] = bridge
       declaredWays.withLock { $0[ObjectIdentifier(bridge.token)] = way }
@@ -92,17 +86,15 @@ private struct DeclaredBridgeKey: Hashable {
 }
 
 private let declaredBridges = Lock<[DeclaredBridgeKey: any Sendable]>([:])
-/// The way each bridge in `declaredBridges` was made for, by its token: an optional of one
-/// is made once too. Kept apart from the bridge, whose size every read carries.
+/// The way each declared bridge was made for, by token; not in the bridge, whose size
+/// every read carries.
 private let declaredWays = Lock<[ObjectIdentifier: ValueBridgeWay]>([:])
 
-/// The ways a declaration chooses, as the key of the bridges made for them.
 enum ValueBridgeWay: UInt8, Sendable {
   case native, rawValue, rawValueContainer, codable, propertyListContainer
 }
 
 extension JSONCoding {
-  /// The coders a declaration gave, or `nil` for the library's shared ones.
   static func custom(encoder: JSONEncoder?, decoder: JSONDecoder?) -> JSONCoding? {
     encoder == nil && decoder == nil ? nil : JSONCoding(encoder: encoder, decoder: decoder)
   }

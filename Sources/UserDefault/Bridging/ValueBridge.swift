@@ -3,27 +3,19 @@ import Foundation
 /// How values of one Swift type are written to and read from a store.
 ///
 /// A key or wrapper gets the bridge its overload chose (ValueBridge+Declared.swift). What is
-/// named at run time (``shared``: `value(_:forKey:)`, `SafeDefaults`, migrations, key-path
-/// entries, and the elements of a `Codable` collection) is found by looking at the type in
-/// this order, which is the overloads' order of preference: `Optional` (nil removes),
-/// ``UserDefaultable``, `RawRepresentable` with a storable raw value, arrays / sets /
-/// `[String: …]` of storable elements (stored element by element), `Any` (property-list
-/// objects, validated), and finally `Codable` (a JSON string). A type that matches none of
-/// these makes every write fail with ``DefaultsDiagnostic/Kind/unsupportedType``; reads
-/// give the default.
+/// named at run time (``shared``) is classified in the overloads' order of preference:
+/// `Optional`, ``UserDefaultable``, `RawRepresentable`, collections of storable elements,
+/// `Any` (validated), `Codable` (JSON). Any other type's writes fail with
+/// ``DefaultsDiagnostic/Kind/unsupportedType``; reads give the default.
 @usableFromInline
 struct ValueBridge<Value>: Sendable {
   let coding: any ValueCoding<Value>
-  /// Identifies this bridge in the decoded-value cache: a value decoded by one bridge is
-  /// never handed to a reader using another (another type, or other JSON coders).
+  /// So the cache never hands one bridge's decoded value to a reader using another.
   @usableFromInline let token = BridgeToken()
-  /// Whether decoding is a cast or two (scalars, their optionals and raw values): cheaper
-  /// than checking a cached value against the stored object, so such values skip the
-  /// cache on Foundation instances.
+  /// Whether decoding is a cast or two, cheaper than checking the cache, which such
+  /// values skip.
   @usableFromInline let decodesCheaply: Bool
-  /// Whether a stored object of type `Value` is the value itself (Int, String, Bool,
-  /// Double, Data and their optionals), so a successful cast is a correct decode; other
-  /// objects still go through ``decode(_:)``.
+  /// Whether a stored object of type `Value` is the value itself, so a cast decodes it.
   @usableFromInline let storesValueItself: Bool
 
   init(coding: any ValueCoding<Value>) {
@@ -34,10 +26,9 @@ struct ValueBridge<Value>: Sendable {
 
   var storage: StorageForm { coding.storage }
 
-  /// Turns a value into the object to store; `nil` means remove the stored value.
+  /// `nil` means remove the stored value.
   @usableFromInline
   func encode(_ value: Value) throws(DefaultsError) -> Any? { try coding.encode(value) }
-  /// Turns a stored object back into a value.
   func decode(_ object: Any) throws(DefaultsError) -> Value { try coding.decode(object) }
 
   /// The bridge for `Value` with the library's JSON coders, resolved once per type.
@@ -50,7 +41,6 @@ struct ValueBridge<Value>: Sendable {
     return bridge
   }
 
-  /// The bridge for `Value`, using `json` for values stored as JSON.
   static func resolve(json: JSONCoding = .shared) -> ValueBridge<Value> {
     let coding = CodingResolver.coding(for: Value.self, json: json) as? any ValueCoding<Value>
     return ValueBridge(coding: coding ?? UnsupportedCoding<Value>())
@@ -59,21 +49,17 @@ struct ValueBridge<Value>: Sendable {
 
 private let sharedBridges = Lock<[ObjectIdentifier: any Sendable]>([:])
 
-/// What form a type's stored value takes.
 enum StorageForm: Sendable {
   case propertyList, json, unsupported
 }
 
-/// One way of storing values of one type. Each strategy is a small generic struct, so
-/// its methods are specialised code with no captured state.
+/// One way of storing values of one type: a small generic struct, so specialised code.
 protocol ValueCoding<Value>: Sendable {
   associatedtype Value
   var storage: StorageForm { get }
   func encode(_ value: Value) throws(DefaultsError) -> Any?
   func decode(_ object: Any) throws(DefaultsError) -> Value
-  /// Whether ``decode(_:)`` costs no more than a cast or two.
   var decodesCheaply: Bool { get }
-  /// Whether a stored object that is already a `Value` is that value, unchanged.
   var storesValueItself: Bool { get }
   /// Whether earlier versions stored a collection of such values as one JSON string:
   /// `Codable` values, collections of them, and their optionals.
@@ -86,8 +72,7 @@ extension ValueCoding {
   var wasStoredAsJSON: Bool { storage == .json }
 }
 
-/// Finds the coding for a type known only at run time by opening its metatype into the
-/// generic strategy that fits.
+/// Finds the coding of a type known only at run time by opening its metatype.
 enum CodingResolver {
   static func coding(for type: Any.Type, json: JSONCoding) -> Any? {
     if let optional = type as? any OptionalBridging.Type {
@@ -159,9 +144,8 @@ struct NativeCoding<U: UserDefaultable>: ValueCoding {
   }
 }
 
-/// The writing and reading of one ``PropertyListValue`` type, through its internal
-/// ``PropertyListCoded`` conformance, looked up once (a dynamic conformance check) rather
-/// than on every write.
+/// One ``PropertyListValue`` type's ``PropertyListCoded`` conformance, looked up once
+/// rather than on every write.
 struct BaseCoding<Base>: Sendable {
   let encode: @Sendable (Base) throws(DefaultsError) -> Any
   let decode: @Sendable (Any) throws(DefaultsError) -> Base
@@ -211,8 +195,7 @@ struct RawCoding<R: RawRepresentable>: ValueCoding {
   }
 }
 
-/// A `Codable` value as JSON text: the one implementation, which the `Codable` types'
-/// ``UserDefaultable`` conformance forwards to as well.
+/// A `Codable` value as JSON text, for every path that stores one.
 struct JSONValueCoding<C: Codable>: ValueCoding {
   let json: JSONCoding
   var storage: StorageForm { .json }

@@ -2,10 +2,8 @@ import Foundation
 
 /// A structured event that the library reports instead of crashing or printing.
 ///
-/// Every surface of the library funnels problems it absorbs (a stored value it cannot
-/// read, a value Foundation cannot store, two keys that share a stored name, a save that
-/// failed) into one ``DefaultsDiagnostics/handler``. The default handler writes one line
-/// per event to standard error; tests and apps can install their own.
+/// Every problem the library absorbs goes to one ``DefaultsDiagnostics/handler``, which
+/// writes a line to standard error unless tests or apps install their own.
 public struct DefaultsDiagnostic: Sendable, CustomStringConvertible {
   /// What kind of problem was met.
   public enum Kind: String, Sendable, CaseIterable {
@@ -23,12 +21,10 @@ public struct DefaultsDiagnostic: Sendable, CustomStringConvertible {
     case failedSave
     /// A preferences file was damaged and set aside.
     case damagedFile
-    /// A preferences file exists but may not be read now (no permission, or, on iOS, a
-    /// protected file before the device's first unlock). It is left as it is: reads give
-    /// the defaults, and writes wait to be merged into it once it can be read.
+    /// A preferences file may not be read now (no permission, iOS data protection): reads
+    /// give the defaults, and writes wait to be merged into it once it can be read.
     case unavailableFile
-    /// A preferences file was written in another format than its own, because its own
-    /// could not hold a value exactly: an XML file written as binary.
+    /// An XML preferences file was written as binary, to hold a value exactly.
     case changedFormat
     /// A suite name was refused.
     case invalidSuite

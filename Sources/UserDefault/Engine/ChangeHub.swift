@@ -16,8 +16,7 @@ final class ChangeHub: Sendable {
     let name: String
     let oldObject: Any?
     let newObject: Any?
-    /// The name's key path for the Observation framework, when the writer had it at hand
-    /// (a typed write); saves looking it up.
+    /// The key path for Observation, when a typed writer had it: saves a lookup.
     var trackingPath: TrackedKeys.Path?
 
     init(name: String, oldObject: Any?, newObject: Any?) {
@@ -26,16 +25,13 @@ final class ChangeHub: Sendable {
       self.newObject = newObject
     }
 
-    /// The change from `old` to `new` objects as Foundation hands them out, compared as
-    /// the store compares its own (see the other initialiser).
+    /// The change between objects as Foundation hands them out.
     init?(name: String, from old: Any?, to new: Any?) {
       self.init(name: name, from: old.map { .other($0) }, to: new.map { .other($0) })
     }
 
     /// The change from `old` to `new`, or `nil` when both hold the same value of the same
-    /// property-list type (or nothing): the library's one comparison of a stored object
-    /// with its replacement (``StoredObject/isSame(as:)``), for every diff. A store's own
-    /// write makes the same test inline (`FileStore`), where passing optionals cost copies.
+    /// type: the library's one comparison for every diff (`FileStore`'s write inlines it).
     ///
     /// - Parameters:
     ///   - name: The stored name.
@@ -52,11 +48,8 @@ final class ChangeHub: Sendable {
     }
   }
 
-  /// The one diff of remembered objects against current ones, for every reader that
-  /// finds changes made elsewhere (a store taking in its file, a Foundation suite told
-  /// that something changed): for each of `names`, compares `known[name]` with
-  /// `current(name)`, brings `known` up to date, and returns the changes, for the caller
-  /// to announce outside its locks.
+  /// The one diff of remembered objects against current ones, for changes made
+  /// elsewhere: updates `known` and returns the changes, to announce outside locks.
   ///
   /// - Parameters:
   ///   - known: The objects as last seen, updated in place.
@@ -79,23 +72,20 @@ final class ChangeHub: Sendable {
 
   typealias Listener = @Sendable (Change) -> Void
 
-  /// The listeners of one name, in the order they were added. Kept as an array so that a
-  /// change takes them with one retain of the buffer, not a copy of 1,000 closures.
+  /// An array, so a change takes them with one retain, not a copy of every closure.
   private typealias Listeners = ContiguousArray<(id: UInt64, listener: Listener)>
 
   private struct State {
     var nextID: UInt64 = 0
     /// Listeners by stored name; the empty name holds listeners of every key.
     var listeners: [String: Listeners] = [:]
-    /// How many listeners exist; lets writes skip all observation work when zero.
+    /// Zero lets writes skip all observation work.
     var listenerCount = 0
   }
 
   let suite: String?
-  // One lock for the listeners and their count, so a write reads both in one uncontended
-  // lock and unlock (about 20 ns on Linux). `Synchronization.Atomic`
-  // would make the count a 1 ns load, but it needs macOS 15 / iOS 18, later than the
-  // package's floor; the lock is the suite's own, so writers to other suites never meet it.
+  // One lock for the listeners and their count, so a write takes one uncontended lock.
+  // Not `Synchronization.Atomic`, which needs macOS 15 / iOS 18; the lock is the suite's.
   private let state = Lock(State())
   let tracking = TrackedKeys()
 
@@ -111,7 +101,7 @@ final class ChangeHub: Sendable {
     }
   }
 
-  /// Adds a listener for the given names (every name when empty); returns its id.
+  /// Adds a listener for `names` (every name when empty); returns its id.
   func add(names: [String], _ listener: @escaping Listener) -> UInt64 {
     let id = state.withLock { state in
       state.nextID += 1
@@ -124,8 +114,8 @@ final class ChangeHub: Sendable {
     return id
   }
 
-  /// Removes a listener. After this returns, the listener is not called again by any
-  /// change published later; a call already running on another thread may still finish.
+  /// After this returns, the listener is not called for later changes; a call running on
+  /// another thread may still finish.
   func remove(_ id: UInt64) {
     state.withLock { state in
       var found = false
@@ -157,7 +147,7 @@ final class ChangeHub: Sendable {
     }
     tracking.didChange(change.name, path: change.trackingPath)
     guard taken.named != nil || taken.any != nil else { return }
-    // Reading the task-local costs about 100 ns: only when someone listens.
+    // The task-local is costly to read: only when someone listens.
     guard !Self.isPropagationSuppressed else { return }
     for entry in taken.named ?? [] { entry.listener(change) }
     for entry in taken.any ?? [] { entry.listener(change) }

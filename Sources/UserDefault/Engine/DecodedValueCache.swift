@@ -2,21 +2,15 @@ import Foundation
 
 /// Decoded values of one suite, so that an unchanged stored value is not decoded twice.
 ///
-/// Each entry keeps the stored object it was decoded from, the bridge that decoded it and
-/// the value (or the error, so an unreadable value is reported once, not on every read).
-/// A read checks the entry against the object the store holds now: identical or equal
-/// means the decoded value is still right; anything else decodes again. Comparing costs
-/// far less than decoding (a string or data compare against a JSON parse). On the
-/// library's own stores, which see every write, the entry is trusted without the compare.
+/// Each entry keeps the stored object, the bridge and the value (or the error, reported
+/// once). A read compares the entry's object with the store's, far cheaper than a decode;
+/// the library's own stores, which see every write, trust the entry without comparing.
 ///
-/// Memory: at most one entry per key ever read through the library: the decoded value,
-/// next to a reference to the stored object (the store's own copy, not a second one).
-/// Entries go when the key is written or removed through the library.
+/// Memory: one entry per key read, sharing the store's object; a write removes it.
 @usableFromInline
 final class DecodedValueCache: Sendable {
-  /// One cached outcome. Immutable; `@unchecked` because the object is an `Any` (an
-  /// immutable property-list value) and the decoded value may not be Sendable: entries
-  /// are only created by the reader that decoded them and then only read.
+  /// Immutable; `@unchecked` as the object is an `Any` and the value may not be Sendable:
+  /// only read after its reader made it.
   @usableFromInline
   class Entry: @unchecked Sendable {
     let object: Any
@@ -40,29 +34,24 @@ final class DecodedValueCache: Sendable {
     }
   }
 
-  /// A stored object the bridge could not decode (already reported).
   final class Undecodable: Entry, @unchecked Sendable {}
 
   private struct State {
     var entries: [String: Entry] = [:]
-    /// Counts invalidations, so a reader that read a stored object before a write does
-    /// not cache what it decoded from it after the write (its entry would be trusted).
+    /// Counts invalidations, so a decode of an object read before a write is not cached.
     var generation: UInt64 = 0
   }
   private let state = Lock(State())
 
-  /// The cached entry for `name` when it was decoded from an object equal to `object` by
-  /// the bridge `token`: a ``Decoded`` of the bridge's value type, or ``Undecodable``.
-  /// Not generic, so the read path pays no generic-enum copies.
+  /// The entry for `name` if decoded from an object equal to `object` by `token`. Not
+  /// generic, so the read path pays no generic-enum copies.
   func lookup(_ name: String, token: BridgeToken, object: Any) -> Entry? {
     guard let entry = state.withLock({ $0.entries[name] }), entry.token == ObjectIdentifier(token)
     else { return nil }
     return PropertyListEquality.isEqual(entry.object, object) ? entry : nil
   }
 
-  /// The cached entry for `name` decoded by the bridge `token`, trusted as it is (for
-  /// stores that invalidate on every write), and the generation to pass to
-  /// ``store(_:token:object:result:ifUnchangedSince:)`` after a miss. One lock.
+  /// The entry for `name`, trusted, and the generation to store a miss with. One lock.
   func trustedLookup(_ name: String, token: BridgeToken) -> (Entry?, generation: UInt64) {
     let (entry, generation) = state.withLock { ($0.entries[name], $0.generation) }
     guard let entry, entry.token == ObjectIdentifier(token) else { return (nil, generation) }

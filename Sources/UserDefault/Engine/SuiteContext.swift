@@ -1,19 +1,15 @@
 import Foundation
 
-/// The library's state for one suite in this process: its name, decoded-value cache,
-/// change hub and typed observer groups. Owned by the suite's
-/// one backend, so every `UserDefaults` object of the suite shares it: an observer of
-/// one object hears writes made through another.
+/// The library's state for one suite in this process, owned by its one backend, so an
+/// observer of one object hears writes made through another.
 final class SuiteContext: Sendable {
-  /// The suite's name; `nil` for the standard suite.
+  /// `nil` for the standard suite.
   let name: String?
-  /// Whether every write to the suite passes through the library (its own stores), so
-  /// cached values can be trusted without looking at the stored object again.
+  /// Whether every write passes through the library, so cached values can be trusted.
   let seesEveryWrite: Bool
   let cache = DecodedValueCache()
   let hub: ChangeHub
-  /// The typed observers of the suite, grouped by key and bridge (see ``ObserverGroup``);
-  /// each group is an `ObserverGroup` of its own value type.
+  /// Each group is an ``ObserverGroup`` of its own value type.
   let observerGroups = Lock<[ObserverGroupKey: AnyObject]>([:])
   private let observerIDs = Lock<UInt64>(0)
 
@@ -23,7 +19,6 @@ final class SuiteContext: Sendable {
     self.hub = ChangeHub(suite: name)
   }
 
-  /// A number for a new observer, unique in the suite.
   func nextObserverID() -> UInt64 {
     observerIDs.withLock {
       $0 += 1
@@ -31,8 +26,7 @@ final class SuiteContext: Sendable {
     }
   }
 
-  /// Drops the cached values of changed keys and tells their observers; called outside
-  /// every lock, after the store holds the new values.
+  /// Drops changed keys' cached values and tells observers; outside every lock.
   func announce(_ changes: [ChangeHub.Change]) {
     for change in changes { announce(change) }
   }

@@ -4,12 +4,9 @@
 
 /// A task-local value, and a count of the scopes that set it, open anywhere in the process.
 ///
-/// Reading a task-local costs about 100 ns, so a read first asks ``isSetAnywhere`` and
-/// looks at the task-local only while some scope is open: a read outside every scope pays
-/// one atomic load on Linux (`Synchronization.Atomic`), and an uncontended lock and unlock
-/// (about 20 ns) on Apple platforms, where `Atomic` needs macOS 15 / iOS 18, later than the
-/// package's floor. The library's one such primitive: the scoped default and the probe of
-/// key-path entries both use it.
+/// Reading a task-local is costly, so a read first asks ``isSetAnywhere``: outside every
+/// scope it pays one atomic load on Linux, and an uncontended lock on Apple platforms,
+/// where `Atomic` needs macOS 15 / iOS 18.
 final class CountedTaskLocal<Value: Sendable>: Sendable {
   private let local = TaskLocal<Value?>(wrappedValue: nil)
   #if !canImport(Darwin)
@@ -18,7 +15,6 @@ final class CountedTaskLocal<Value: Sendable>: Sendable {
     private let openScopes = Lock(0)
   #endif
 
-  /// Whether a scope is open in any task.
   var isSetAnywhere: Bool {
     #if !canImport(Darwin)
       openScopes.load(ordering: .sequentiallyConsistent) > 0
@@ -27,7 +23,6 @@ final class CountedTaskLocal<Value: Sendable>: Sendable {
     #endif
   }
 
-  /// The innermost scope's value on the current task, if any.
   var current: Value? { isSetAnywhere ? local.get() : nil }
 
   /// Runs `operation` with `value` set for the current task (and, for the async form, its
@@ -38,7 +33,6 @@ final class CountedTaskLocal<Value: Sendable>: Sendable {
     return try local.withValue(value, operation: operation)
   }
 
-  /// The async form of ``with(_:_:)``.
   func with<Result>(
     _ value: Value, isolation: isolated (any Actor)?, _ operation: () async throws -> Result
   ) async rethrows -> Result {

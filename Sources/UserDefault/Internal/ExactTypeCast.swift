@@ -1,12 +1,9 @@
 /// `object as? Value`, without the runtime's cast when the object is exactly a `Value`.
 ///
-/// Why: casting an `Any` asks the runtime to unwrap the existential and look for a path
-/// between the two types, about 255 instructions (15 ns) even when the types are the same.
-/// Foundation's `object(forKey:)` on Linux hands out numbers as Swift's own `Int`, `Double`
-/// and `Bool`, and strings as `String`, so a typed read of a Foundation instance nearly
-/// always meets that case, as does the store's classification of every value written.
-/// Opening the existential and comparing two type metadata pointers takes about 5 ns; any
-/// other pair of types gets the runtime's cast, so the result is always what `as?` gives.
+/// Why: casting an `Any` makes the runtime look for a path between the types, costly even
+/// when they are the same, which is nearly always so for Foundation's values on Linux.
+/// Comparing two type metadata pointers is a fraction of that; other pairs of types get
+/// the runtime's cast, so the result is always what `as?` gives.
 @usableFromInline
 enum ExactTypeCast {
   /// `object as? Value`: the object itself when its dynamic type is `Value`, else the

@@ -8,15 +8,10 @@
 
 /// State guarded by a mutual-exclusion lock.
 ///
-/// The library uses this rather than `Synchronization.Mutex` because on Linux `Mutex` is
-/// built on raw futex calls that the thread sanitizer cannot see, so every access under it
-/// is reported as a race (checked on Swift 6.3.1 with a four-thread counter); a pthread
-/// mutex is understood by the sanitizer, which keeps `swift test --sanitize=thread`
-/// meaningful. Cost uncontended: one lock and unlock, about the same as `Mutex`.
-///
-/// The library's one lock type. A recursive one (`recursive: true`) may be taken again by
-/// the thread that holds it, for code that calls back into its owner while holding it
-/// (observer delivery: a callback may cancel its own observation).
+/// Not `Synchronization.Mutex`: on Linux it is built on raw futex calls the thread
+/// sanitizer cannot see, so every access under it reads as a race; a pthread mutex keeps
+/// `swift test --sanitize=thread` meaningful, at about the same cost. A recursive lock
+/// lets a callback cancel its own observation during delivery.
 final class Lock<State>: @unchecked Sendable {
   // `state` is only read or written between locking and unlocking `mutex`.
   #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
@@ -68,9 +63,8 @@ final class Lock<State>: @unchecked Sendable {
     return try body(&state.pointee)
   }
 
-  /// Runs `body` with a copy of the state, holding the lock for the whole call: on a
-  /// recursive lock, `body` may take it again (and change the state through
-  /// ``withLock(_:)``), because it holds no access to the state itself.
+  /// Runs `body` with a copy of the state, holding the lock: on a recursive lock `body`
+  /// may take it again, as it holds no access to the state.
   func whileLocked<Result>(_ body: (State) -> Result) -> Result {
     lock()
     defer { unlock() }

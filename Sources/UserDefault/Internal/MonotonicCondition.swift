@@ -12,8 +12,7 @@
 /// deadline (`CLOCK_REALTIME`), so setting the clock back during a wait stretches the wait
 /// by as much. Like ``PerThread``, built on POSIX threads only (Linux, Musl, Darwin).
 final class MonotonicCondition: @unchecked Sendable {
-  // The pthread objects are only used through the calls below, which POSIX makes safe
-  // from any thread; what callers guard with `lock()` is theirs to keep.
+  // Used only through POSIX calls, safe from any thread.
   private let mutex: UnsafeMutablePointer<pthread_mutex_t>
   private let condition: UnsafeMutablePointer<pthread_cond_t>
 
@@ -52,8 +51,7 @@ final class MonotonicCondition: @unchecked Sendable {
   /// Wakes every thread waiting in ``wait(nanoseconds:)``.
   func broadcast() { pthread_cond_broadcast(condition) }
 
-  /// Waits until ``broadcast()`` or `nanoseconds` (not negative) pass, or spuriously;
-  /// call with the lock held, which is let go during the wait and held again after.
+  /// Waits for ``broadcast()``, `nanoseconds`, or a spurious wake-up; the lock held.
   func wait(nanoseconds: Int) {
     precondition(nanoseconds >= 0, "a wait cannot be negative")
     #if canImport(Darwin)

@@ -9,15 +9,10 @@
 /// One object per thread, made on the thread's first use and reached through a
 /// thread-specific key (one `pthread_getspecific` per use).
 ///
-/// An ended thread's object is not released while the thread ends: it is set aside, and
-/// the next thread to make its own object releases everything set aside. Releasing it
-/// there would run deinitialisers (of stores, and whatever they hold) inside a
-/// thread-specific-data destructor, and on Linux a destructor that reaches Dispatch on a
-/// Dispatch worker thread after Dispatch's own cleanup for that thread has run makes
-/// Dispatch clean up again and free its cached continuations a second time: the heap
-/// corruption that aborted about half the full test runs ("malloc_consolidate():
-/// unaligned fastbin chunk detected"; AddressSanitizer: "double-free in
-/// _dispatch_cache_cleanup").
+/// An ended thread's object is set aside, and released by the next thread that makes its
+/// own. Released in a thread-specific-data destructor, its deinitialisers could reach
+/// Dispatch after Dispatch's cleanup for that thread, which then frees its cached
+/// continuations twice: heap corruption ("double-free in _dispatch_cache_cleanup").
 package final class PerThread<Value: AnyObject>: Sendable {
   @usableFromInline let key: pthread_key_t
   @usableFromInline let make: @Sendable () -> Value
@@ -47,9 +42,8 @@ package final class PerThread<Value: AnyObject>: Sendable {
   @inlinable
   package var current: Value { withCurrent { $0 } }
 
-  /// Calls `body` with the current thread's object, borrowed rather than retained: only
-  /// the thread's end lets go of it, so it outlives any call on the thread. Saves a retain
-  /// and release (two atomic operations) on paths taken for every read.
+  /// Calls `body` with the thread's object borrowed, not retained (only the thread's end
+  /// lets it go): no atomic retain and release on every read.
   @inlinable
   package func withCurrent<Result>(_ body: (Value) -> Result) -> Result {
     if let existing = pthread_getspecific(key) {
@@ -67,17 +61,14 @@ package final class PerThread<Value: AnyObject>: Sendable {
       Unmanaged<Value>.fromOpaque(pointer).release()
       return made
     }
-    // After the thread has its object: a deinitialiser run here that comes back to this
-    // key finds it, rather than making a second one over it. Not on an ending thread
-    // (another key's destructor that reads a default): that is the very place releases
-    // must not run. Not covered: a thread whose first per-thread object is made inside
-    // another key's destructor carries no mark, and releases there.
+    // After the thread has its object, so a deinitialiser here finds it; never on an
+    // ending thread. (A thread whose first object is made in another key's destructor
+    // carries no mark, and releases there.)
     if !EndedThreads.isCurrentThreadEnding { EndedThreads.releaseSetAside() }
     return made
   }
 
-  /// The key, for a hot path that reads it without going through this generic class
-  /// (its metadata lookup cost a `SafeDefaults` read about 40 ns).
+  /// The key, for a hot path that skips this generic class's metadata lookup.
   package var threadKey: ThreadKey { ThreadKey(key: key) }
 }
 
@@ -94,16 +85,11 @@ package struct ThreadKey: Sendable {
 
 /// Objects of ended threads, waiting to be released on a thread that is not ending.
 enum EndedThreads {
-  /// Retained object pointers (`Unmanaged.toOpaque()` of a `passRetained`).
   private static let setAsideObjects = Lock<[UnsafeMutableRawPointer]>([])
 
-  /// Marks threads whose thread-specific-data destructors have begun: any non-nil value
-  /// means "ending". The threads library clears each slot as a destructor round reaches
-  /// it, so the slot's own destructor sets the mark again, once: the mark lasts through
-  /// the round after the one that cleared it. Not for ever: a destructor that always sets
-  /// its slot again runs in every round the library allows, the last included, and the
-  /// thread sanitizer ends its view of the thread at that last round (the library's code
-  /// running after it crashed the sanitizer).
+  /// Marks threads whose destructors have begun. The slot's destructor sets it again once,
+  /// so it lasts one more round; not for ever, as the thread sanitizer crashed on code run
+  /// in the last round.
   static let endingKey: pthread_key_t = {
     var key = pthread_key_t()
     let created = pthread_key_create(&key) { mark in
@@ -128,8 +114,7 @@ enum EndedThreads {
     setAsideObjects.withLock { $0.append(object) }
   }
 
-  /// Whether one of this thread's ``PerThread`` objects has already been set aside: the
-  /// thread is running its destructors.
+  /// Whether the thread is running its destructors.
   static var isCurrentThreadEnding: Bool { pthread_getspecific(endingKey) != nil }
 
   /// Releases what ended threads set aside (outside the lock: deinitialisers may run).

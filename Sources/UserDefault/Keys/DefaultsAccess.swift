@@ -2,10 +2,8 @@ import Foundation
 
 /// The one coding path from every surface of the library to a suite's backend.
 ///
-/// Reads go: (library store) decoded-value cache, else stored object → cache check →
-/// decode. Writes go: encode → refuse, or hand the object to the backend (which compares,
-/// stores, tells observers and schedules saving). Nothing else in the library decodes or
-/// encodes a typed value.
+/// Reads: stored object, decoded-value cache, decode. Writes: encode, then refuse or hand
+/// the object to the backend. Nothing else in the library decodes or encodes a value.
 @usableFromInline
 struct DefaultsAccess: Sendable {
   let backend: any StoreBackend
@@ -14,30 +12,24 @@ struct DefaultsAccess: Sendable {
     self.backend = backend
   }
 
-  /// The suite's shared state. Looked up when needed rather than kept: every read makes a
-  /// `DefaultsAccess`, and a second stored reference is a retain and a release per read.
+  /// Looked up, not kept: every read makes a `DefaultsAccess`, and a second stored
+  /// reference is a retain and a release per read.
   var suite: SuiteContext { backend.context }
 
   // MARK: Reading
 
-  /// What the cache knows about a name, found without generic code (the read path is
-  /// inlined into callers and specialised there; only the last step is per type).
+  /// What the cache knows about a name, found without generic code.
   @usableFromInline
   enum CacheProbe {
-    /// A decoded value or an undecodable object, still matching the store.
     case hit(DecodedValueCache.Entry)
-    /// Nothing stored.
     case absent
-    /// A stored object the cache does not hold (yet), and the cache's generation seen
-    /// before the object was read, when the cache trusts its entries without comparing
-    /// them (see ``DecodedValueCache/store(_:token:object:result:ifUnchangedSince:)``).
+    /// `generation`: seen before the object was read, when the cache trusts its entries
+    /// without comparing them.
     case miss(Any, generation: UInt64?)
   }
 
-  /// The stored value of a key whose decode is not cheap, through the decoded-value
-  /// cache, or `nil` when nothing is stored or the stored value cannot be read (reported
-  /// once per stored value, left as it is). Surfaces read through
-  /// ``Foundation/UserDefaults/read(_:)``, which comes here for these keys only.
+  /// The stored value of a key whose decode is not cheap, through the cache; `nil` when
+  /// nothing readable is stored (reported once per stored value).
   @inlinable
   func readThroughCache<Value>(_ key: KeyDescriptor<Value>) -> Value? {
     switch probe(key.name, key.trackingPath, key.bridge.token) {
@@ -54,8 +46,7 @@ struct DefaultsAccess: Sendable {
     }
   }
 
-  /// What the cache knows about a value whose decode is not cheap (the cheap ones are read
-  /// without the cache).
+  /// What the cache knows about a value whose decode is not cheap.
   @usableFromInline
   func probe(_ name: String, _ path: TrackedKeys.Path, _ token: BridgeToken) -> CacheProbe {
     let suite = self.suite
@@ -71,10 +62,8 @@ struct DefaultsAccess: Sendable {
     return .miss(object, generation: nil)
   }
 
-  /// Decodes a stored object the cache does not hold, and caches the outcome (a cheap
-  /// success is not cached; a failure always is, so that it is reported once per stored
-  /// value, not on every read). `generation` is the cache's generation seen before
-  /// `object` was read: the outcome is cached only if no write came in since.
+  /// Decodes and caches the outcome: a failure always, so it is reported once; a cheap
+  /// success never. Cached only if no write came in since `generation`.
   @usableFromInline
   func decode<Value>(_ object: Any, _ key: KeyDescriptor<Value>, generation: UInt64?) -> Value? {
     let token = key.bridge.token
@@ -104,10 +93,8 @@ struct DefaultsAccess: Sendable {
     return value
   }
 
-  /// `object` read the way `integer(forKey:)` reads a string, when it is the text of a
-  /// launch argument (`-count 5`) that did not decode as it is: the first of its
-  /// ``ArgumentText/readings(of:)`` that decodes; `nil` otherwise. Not cached: an argument
-  /// never changes, and converting its text costs less than the cache's bookkeeping.
+  /// A launch argument's text (`-count 5`) read as `integer(forKey:)` reads a string.
+  /// Not cached: converting costs less than the cache's bookkeeping.
   @usableFromInline
   func argumentReading<Value>(
     _ object: Any, _ key: KeyDescriptor<Value>, failure: DefaultsError
@@ -126,9 +113,8 @@ struct DefaultsAccess: Sendable {
     return nil
   }
 
-  /// What a read that cannot decode `object` does instead, for its report: a launch
-  /// argument is named as such (nothing is stored), and text that reads as the key's type
-  /// (what `defaults write` stores without a type flag) names the flag that fixes it.
+  /// What an undecodable read does instead, for its report; text that reads as the key's
+  /// type names the `defaults write` flag that fixes it.
   func fallbackMessage<Value>(
     _ object: Any, _ key: KeyDescriptor<Value>, then: String
   ) -> String {
@@ -150,9 +136,8 @@ struct DefaultsAccess: Sendable {
     return "\(then), the stored value is left as it is"
   }
 
-  /// The value an observer is given for a stored object: decoded, or `nil` (for the key's
-  /// default) when nothing is stored or the object cannot be read (reported, as a read
-  /// reports it). Nothing is cached: the object may already be an old one.
+  /// The value an observer is given: decoded, or `nil` for the default. Not cached: the
+  /// object may already be an old one.
   func observedValue<Value>(_ object: Any?, _ key: KeyDescriptor<Value>) -> Value? {
     guard let object else { return nil }
     do {
@@ -166,7 +151,7 @@ struct DefaultsAccess: Sendable {
     }
   }
 
-  /// Whether anything is stored under `name` (registered defaults included).
+  /// Registered defaults included.
   func hasStoredValue(_ name: String) -> Bool {
     suite.hub.tracking.access(TrackedKeys.path(for: name))
     return backend.object(forKey: name) != nil
@@ -174,13 +159,9 @@ struct DefaultsAccess: Sendable {
 
   // MARK: Writing
 
-  /// Stores `value`; an optional `nil` removes the stored value. A value that cannot be
-  /// stored, or an invalid key name, is reported and nothing is written.
-  ///
-  /// Inlinable, so that it is specialised for `Value` where it is called: unspecialised,
-  /// it asked the runtime for the metadata of `KeyDescriptor<Value>` and
-  /// `ValueBridge<Value>` on every write (about 650 of a Foundation write's 2,750
-  /// instructions beyond Foundation's own `set`, callgrind).
+  /// Stores `value`; an optional `nil` removes. A value that cannot be stored, or an
+  /// invalid name, is reported and nothing is written. Inlinable: unspecialised, every
+  /// write asks the runtime for its descriptor's and bridge's metadata, a large share.
   @inlinable
   func write<Value>(_ value: Value, for key: KeyDescriptor<Value>) {
     guard key.isValidName else { return refuseInvalidName(key.name) }
@@ -194,21 +175,18 @@ struct DefaultsAccess: Sendable {
     set(object, forName: key.name, trackingPath: key.trackingPath)
   }
 
-  /// Reports a write refused for its key's name (see ``KeyName``).
   @usableFromInline
   func refuseInvalidName(_ name: String) {
     KeyName.validate(name, suite: suite.name)
   }
 
-  /// Reports a value that has no stored form; nothing was written.
   @usableFromInline
   func reportUnwritable(_ error: DefaultsError, name: String) {
     DefaultsDiagnostics.report(
       error.kind, key: name, suite: suite.name, "\(error.message); nothing was written")
   }
 
-  /// Stores an untyped value after checking that it is a property list; `nil` removes.
-  /// Throws ``DefaultsError`` (and writes nothing) for anything Foundation cannot store.
+  /// Stores an untyped property list (`nil` removes); throws, writing nothing, otherwise.
   func writeObject(_ value: Any?, forName name: String) throws(DefaultsError) {
     try backend.storeObject(value, forName: name)
   }
@@ -227,19 +205,13 @@ struct DefaultsAccess: Sendable {
 // MARK: The read path
 
 extension UserDefaults {
-  /// The library's path to this instance, through its suite's backend (see
-  /// `withBackend(_:)`, the one place that finds it).
+  /// The library's path to this instance, through its suite's backend.
   @usableFromInline
   var access: DefaultsAccess { DefaultsAccess(backend: backend) }
 
-  /// The stored value of `key`, or `nil` when nothing is stored or the stored value cannot
-  /// be read (reported once per stored value, left as it is). Every surface reads through
-  /// here, on every backend: a value cheap to decode is one call into the suite's backend
-  /// (``StoreBackend/storedObject(forKey:tracking:)``: tracking, lock, lookup) and a cast,
-  /// without the cache, which costs more than such a decode (a scalar the library's store
-  /// holds is a branch, not a cast, see ``StoredObject``; two calls when the cast fails and
-  /// the object is decoded); any other value goes through the decoded-value cache
-  /// (``DefaultsAccess``), whose miss keeps the object for its decode.
+  /// The stored value of `key`, or `nil` when nothing readable is stored (reported once).
+  /// Every surface reads here. A value cheap to decode is one backend call and a cast,
+  /// without the cache, which costs more than such a decode; others use the cache.
   @inlinable
   func read<Value>(_ key: KeyDescriptor<Value>) -> Value? {
     guard key.bridge.decodesCheaply else { return access.readThroughCache(key) }
@@ -247,9 +219,8 @@ extension UserDefaults {
       guard let stored = storedObject(key.name, tracking: key.trackingPath) else { return nil }
       return access.decode(stored.object, key, generation: nil)
     }
-    // The read consumes the object: keeping it for the rare decode below cost a second
-    // retain and release of a string or array on every read (String read 80-86 -> 73 ns);
-    // a decode looks the object up again.
+    // The read consumes the object: keeping it for the rare decode would cost every read
+    // a retain and release; a decode looks it up again.
     guard let stored = storedObject(key.name, tracking: key.trackingPath) else { return nil }
     if let value = (consume stored).value(as: Value.self) { return value }
     guard let other = storedObject(key.name, tracking: key.trackingPath) else { return nil }
@@ -266,17 +237,14 @@ extension UserDefaults {
 
 // MARK: Names resolved once
 
-/// A stored name resolved for `Value` once (its bridge, its Observation key path, its
-/// name check), for front doors that name keys at run time and keep what they resolved:
-/// `SafeDefaults` resolves each key once per thread instead of on every call.
+/// A stored name resolved for `Value` once, for front doors that name keys at run time:
+/// `SafeDefaults` resolves each key once per thread.
 @usableFromInline
 package struct ResolvedName<Value> {
   /// For removals: an optional, so that `nil` removes.
   @usableFromInline let removing: KeyDescriptor<Value?>
-  /// For reads and for writes of a value: the same name with `Value`'s own bridge, so
-  /// that a scalar is cast to `Value`, not to `Value?` (which takes a second pass through
-  /// the runtime's cast). Neither ``Foundation/UserDefaults/read(_:)`` nor a write asks a
-  /// descriptor for its default.
+  /// `Value`'s own bridge, so a scalar is cast to `Value`, not `Value?` (a second pass
+  /// through the runtime's cast).
   @usableFromInline let typed: KeyDescriptor<Value>
 
   @usableFromInline
@@ -296,9 +264,7 @@ extension UserDefaults {
   }
 
   /// Stores `value` under `name` as a typed key writes; `nil` removes. Inlinable, as the
-  /// read is: unspecialised, reaching into a `ResolvedName<Value>` looked its type up at
-  /// run time on every write. With the bridge below, a `SafeDefaults` Int write went from
-  /// 8,341 to 7,477 instructions (a typed key's: 7,456).
+  /// read: unspecialised, every write looks up `ResolvedName<Value>`'s type at run time.
   @inlinable
   package func set<Value>(_ value: Value?, for name: ResolvedName<Value>) {
     // `Value`'s own bridge, as a typed key's: the same object `OptionalCoding` would make,

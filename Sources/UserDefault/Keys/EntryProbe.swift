@@ -3,11 +3,9 @@ import Foundation
 /// Finds the key and the default of an entry declared on `UserDefaults`, which a key
 /// path alone does not carry.
 ///
-/// The entry's getter is run once with a probe installed; the ``UserDefaultable`` helpers
-/// it calls record the key they were given and, when asked, behave as if nothing were
-/// stored, so the getter returns its default. Entries that bypass the helpers report no
-/// key (the key path's description stands in, and removal does nothing). Cost: one run of
-/// the getter per question.
+/// The getter runs once with a probe installed: the ``UserDefaultable`` helpers record
+/// their key and can read as absent, so it returns its default. Entries bypassing the
+/// helpers report no key. Cost: one run of the getter per question.
 @usableFromInline
 enum EntryProbe {
   final class Probe: Sendable {
@@ -25,11 +23,10 @@ enum EntryProbe {
 
   private static let installed = CountedTaskLocal<Probe>()
 
-  /// Whether any task has a probe installed; when false, no entry read needs to look.
+  /// When false, no entry read needs to look.
   @usableFromInline
   static var isInstalledAnywhere: Bool { installed.isSetAnywhere }
 
-  /// The probe installed by the caller's task, if any.
   static var current: Probe? { installed.current }
 
   private static func probing<Result>(_ probe: Probe, _ body: () -> Result) -> Result {

@@ -13,7 +13,6 @@ extension UserDefaults {
   /// ``Key`` inherits from this class so that `.launchCount` is found from a
   /// `Key<Int>` context; the class holds nothing.
   open class Keys: @unchecked Sendable {
-    // Holds no state at all; subclasses carry only immutable, Sendable properties.
     fileprivate init() {}
 
     /// Lets `Key<Int>(…)` be written unqualified inside `extension UserDefaults.Keys`.
@@ -22,22 +21,17 @@ extension UserDefaults {
 
   /// A typed, named value in any `UserDefaults`: its stored name, its type and its default.
   ///
-  /// Works for every ``UserDefaultable`` type and, with no declaration, for
-  /// `RawRepresentable` types (stored as their raw value) and `Codable` types (stored as
-  /// JSON), and for collections and optionals of those. Any other type does not compile:
-  /// the error names the type and asks for ``UserDefaultable`` (conforming to `Codable`
-  /// also fixes it). How the value is stored is decided once, when the key is made.
-  /// Making a key also registers it with ``KeyRegistry`` (collisions are reported) and
+  /// Works for every ``UserDefaultable`` type and, undeclared, for `RawRepresentable`
+  /// (as the raw value) and `Codable` (JSON) types and collections and optionals of those;
+  /// any other type does not compile. Making a key registers it with ``KeyRegistry`` and
   /// checks its name (an invalid name is reported and its writes are refused).
   public final class Key<Value: Sendable>: Keys, @unchecked Sendable {
-    // Every stored property is an immutable `let` of a Sendable type; the superclass
-    // holds nothing. `@unchecked` only because the superclass is open.
+    // Immutable `let`s of Sendable types; `@unchecked` only because the superclass is open.
 
     /// The name the value is stored under.
     public let name: String
     @usableFromInline let descriptor: KeyDescriptor<Value>
 
-    /// The one initializer every form calls, with the bridge its overload chose.
     init(
       name: String, defaultValue: DefaultValue<Value>, bridge: ValueBridge<Value>,
       file: StaticString, line: UInt
@@ -53,13 +47,8 @@ extension UserDefaults {
 
     /// A key whose value reads as `defaultValue` when nothing is stored.
     ///
-    /// Making a key registers it with ``KeyRegistry`` (a collision is reported) and checks
-    /// its name (an invalid name is reported and its writes are refused).
-    ///
-    /// Takes every storable type, not only `UserDefaultable` ones: `RawRepresentable` types
-    /// (stored as their raw value), `Codable` types (JSON), and arrays, sets, `[String: …]` and
-    /// optionals of those. The documentation shows this form only; its siblings for those
-    /// types behave the same.
+    /// Takes `RawRepresentable` (as the raw value) and `Codable` (JSON) types too, and
+    /// collections and optionals of those: shown here, the siblings for them behave alike.
     ///
     /// - Parameters:
     ///   - name: The name the value is stored under.
@@ -79,10 +68,8 @@ extension UserDefaults {
     /// A key whose default is computed on each read that finds nothing stored (never when
     /// the key is made), for defaults such as "now" or values from the environment.
     ///
-    /// Takes every storable type, not only `UserDefaultable` ones: `RawRepresentable` types
-    /// (stored as their raw value), `Codable` types (JSON), and arrays, sets, `[String: …]` and
-    /// optionals of those. The documentation shows this form only; its siblings for those
-    /// types behave the same.
+    /// Takes `RawRepresentable` (as the raw value) and `Codable` (JSON) types too, and
+    /// collections and optionals of those: shown here, the siblings for them behave alike.
     ///
     /// - Parameters:
     ///   - name: The name the value is stored under.
@@ -102,10 +89,8 @@ extension UserDefaults {
 
     /// An optional key, `nil` when nothing is stored.
     ///
-    /// Takes every storable type, not only `UserDefaultable` ones: `RawRepresentable` types
-    /// (stored as their raw value), `Codable` types (JSON), and arrays, sets, `[String: …]` and
-    /// optionals of those. The documentation shows this form only; its siblings for those
-    /// types behave the same.
+    /// Takes `RawRepresentable` (as the raw value) and `Codable` (JSON) types too, and
+    /// collections and optionals of those: shown here, the siblings for them behave alike.
     ///
     /// - Parameters:
     ///   - name: The name the value is stored under.
@@ -133,7 +118,6 @@ extension UserDefaults.Key: CustomStringConvertible {
   }
 }
 
-/// A key whose stored name is known without its value type.
 protocol NamedKey {
   var name: String { get }
 }

@@ -1,6 +1,4 @@
-/// Everything the engine needs to know about one stored value: its name, how it is
-/// bridged and what it reads as when absent. Every surface (typed keys, the three
-/// property wrappers, `SafeDefaults`, entries) reduces to one of these, so none of them
+/// One stored value's name, bridge and default: every surface reduces to one, so none
 /// encodes, caches or notifies on its own.
 @usableFromInline
 struct KeyDescriptor<Value> {
@@ -20,8 +18,7 @@ struct KeyDescriptor<Value> {
     self.trackingPath = TrackedKeys.path(for: name)
   }
 
-  /// Checks the name and registers the declaration of a wrapper bound to `defaults`'s
-  /// suite with ``KeyRegistry``; `declaredBy` names the wrapper and where it was written.
+  /// Checks the name and registers a wrapper's declaration in `defaults`'s suite.
   func declare(in defaults: UserDefaults, declaredBy: String) {
     let suite = defaults.access.suite.name
     KeyName.validate(name, suite: suite)

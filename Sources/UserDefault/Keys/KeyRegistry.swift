@@ -1,11 +1,10 @@
 /// Every key the program has declared, so that two declarations sharing a stored name
 /// are caught.
 ///
-/// A collision is two declarations with one stored name, in suites that can meet (a
-/// typed key is not tied to a suite, so it meets every suite), that disagree on the value
-/// type, or that come from two different `SafeDefaults` types (the trap of the enum-keyed
-/// design). Each colliding pair is reported once through ``DefaultsDiagnostics``, naming
-/// both declarations; both keep working. Cost: one lock and one lookup per registration.
+/// A collision is two declarations of one stored name, in suites that can meet (a typed
+/// key meets every suite), that disagree on the value type or come from two `SafeDefaults`
+/// types. Each pair is reported once, naming both; both keep working. Cost: one lock and
+/// one lookup per registration.
 public enum KeyRegistry {
   /// One declaration of a stored name.
   public struct Declaration: Hashable, Sendable, Codable, CustomStringConvertible {
@@ -15,8 +14,7 @@ public enum KeyRegistry {
     public let suite: String?
     /// The declared value type, as written in Swift (`URL`, `[Theme]`), without modules.
     public let valueType: String
-    /// The type with its module (`App.Theme`), which tells two types of one name apart;
-    /// not exported.
+    /// With its module (`App.Theme`), to tell types of one name apart; not exported.
     fileprivate(set) var typeIdentity = ""
     /// Who declared it: a source location, or the `SafeDefaults` type.
     public let declaredBy: String
@@ -26,8 +24,7 @@ public enum KeyRegistry {
     /// declaration has none (enum keys).
     public let defaultValue: String?
 
-    // Identity leaves out the default: a default computed when a wrapper is made (a date,
-    // say) must not make every instance a new declaration.
+    // Not the default: one computed per wrapper (a date) must not make a new declaration.
     public static func == (lhs: Declaration, rhs: Declaration) -> Bool {
       (lhs.name, lhs.suite, lhs.typeIdentity, lhs.declaredBy, lhs.owner)
         == (rhs.name, rhs.suite, rhs.typeIdentity, rhs.declaredBy, rhs.owner)

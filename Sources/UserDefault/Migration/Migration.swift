@@ -2,9 +2,7 @@ import Foundation
 
 /// One numbered change to how a suite stores its values; see ``Migrations``.
 public struct Migration {
-  /// The schema version the suite has once this migration ran; versions increase.
   let version: Int
-  /// What the migration does.
   let step: MigrationStep
 
   /// A migration to `version`, doing `step`.
@@ -21,14 +19,10 @@ public struct Migration {
   }
 }
 
-/// What one migration does to a suite. Every step reads and writes through the library's
-/// value bridge, so converted values are stored the way the library's keys read them.
-///
-/// A step runs with no other process migrating the same store (see ``Migrations``), and
-/// is written to disk together with its version number, so it must only depend on the
-/// values it finds: run twice on the same values, it must give the same result.
+/// What one migration does to a suite, through the library's value bridge, so converted
+/// values are stored as its keys read them. A step is written with its version number,
+/// so it must depend only on the values it finds: run twice, it gives the same result.
 public struct MigrationStep {
-  /// A short description, for errors and logs.
   let summary: String
   let apply: (UserDefaults) throws(DefaultsError) -> Void
 
@@ -67,9 +61,8 @@ public struct MigrationStep {
 
   /// Replaces the value under `key`, read as `Old`, with `transform(old)` stored as
   /// `New`. A value that is not an `Old`, or that `transform` turns into `nil`, is left as
-  /// it is and reported: a migration never drops data it cannot read.
-  ///
-  /// Cost when it runs: one decode and one encode, through the library's value bridge.
+  /// it is and reported: a migration never drops data it cannot read. Cost: a decode and
+  /// an encode.
   ///
   /// - Parameters:
   ///   - key: The name the value is stored under.
@@ -109,12 +102,8 @@ public struct MigrationStep {
     }
   }
 
-  /// Reads a value that an older release stored as a JSON string (the first string-key
-  /// `@UserDefault` design stored every value that way) and stores it the way the library
-  /// stores `Value` now: `Bool` as a Boolean, a `Codable` struct as JSON, and so on.
-  ///
-  /// A stored value that is not a string, or not JSON for a `Value`, is left as it is and
-  /// reported.
+  /// Reads a value an older release stored as a JSON string and stores it as the library
+  /// stores `Value` now (`Bool` as a Boolean). Anything else is left as it is and reported.
   ///
   /// - Parameters:
   ///   - key: The name the JSON string is stored under.
@@ -131,10 +120,8 @@ public struct MigrationStep {
   }
 
   /// Moves the values of `keys` to `destination` (another suite), removing them here.
-  /// The destination is written first, so an interrupted move leaves both copies, never none.
-  ///
-  /// Cost when it runs: the values are written to `destination` and saved there (a disk
-  /// write for a store with a file) before they are removed here.
+  /// The destination is written and saved first (a disk write, for a store with a file),
+  /// so an interrupted move leaves both copies, never none.
   ///
   /// - Parameters:
   ///   - keys: The names whose values to move; names with nothing stored are skipped.

@@ -12,17 +12,14 @@ import Foundation
 /// ```
 ///
 /// The suite records the last version applied under ``versionKey``. On a
-/// ``PreferencesStore`` with a file, ``run(on:)`` holds the store's file lock from start to
-/// end, reloads the file first, and writes each step together with its version in one
-/// atomic file replacement: a second process migrating at the same time waits, then finds
-/// the work done; a run killed half-way is finished by the next run, which starts after
-/// the last step that reached the disk. On Foundation instances and in-memory stores the
-/// steps run in this process only (Foundation on Linux offers no lock to share).
+/// ``PreferencesStore`` with a file, ``run(on:)`` holds the file lock throughout and
+/// writes each step with its version in one atomic replacement: a second process waits,
+/// then finds the work done; a run killed half-way is finished by the next. Elsewhere the
+/// steps are exclusive in this process only.
 public struct Migrations {
   /// The key under which a suite records its schema version (an `Int`).
   public static let versionKey = "UserDefault.schemaVersion"
 
-  /// The migrations, in the order given.
   let migrations: [Migration]
 
   /// Migrations given as a list; versions must increase and be positive (checked by
@@ -58,9 +55,6 @@ public struct Migrations {
   }
 
   /// Runs the migrations `defaults` has not run yet, in order.
-  ///
-  /// On a ``PreferencesStore`` with a file this holds the file lock throughout and writes
-  /// the file once per step (see ``Migrations``).
   ///
   /// - Parameters:
   ///   - defaults: The suite to migrate.

@@ -1,46 +1,31 @@
 import Foundation
 
-/// The root dictionary of a binary property list as read, before it is a Swift
-/// dictionary: each key's bytes, its value (read by ``PropertyListBinaryReader``, as the
-/// store holds it) and a hash table from the one to the other.
+/// The root dictionary of a binary property list as read: each key's bytes, its value,
+/// and a hash table from the one to the other.
 ///
-/// Why: a cold open pays for the dictionary, not for the file. Making each key's `String`
-/// and inserting it is about 800 of the 1,000 instructions a key the reader spends on a
-/// file of integer values (callgrind), the same work the XML reader pays. A store that
-/// opens a file to read a few keys (an app's launch) needs neither: this table answers a
-/// lookup by hashing the name's UTF-8 bytes, with no `String` made, and ``StoredValues``
-/// makes the dictionary only when something needs more than a lookup (a write, a listing).
+/// Why: most of a cold open is making each key's `String` and inserting it. A store that
+/// reads a few keys (an app's launch) needs neither: this table hashes the name's UTF-8
+/// bytes, and ``StoredValues`` makes the dictionary only for more than a lookup.
 ///
-/// It holds ASCII keys only: two ASCII strings are equal exactly when their bytes are, so a
-/// byte comparison answers what `String`'s `==` would. A name that is not ASCII may still
-/// equal an ASCII key under Unicode's canonical equivalence (U+212A KELVIN SIGN is "K"), so
-/// such a lookup is not answered here (``Lookup/unknown``; ``StoredValues`` composes it).
+/// ASCII keys only, which are equal exactly when their bytes are. A name that is not
+/// ASCII may still equal one canonically (U+212A KELVIN SIGN is "K"): ``Lookup/unknown``.
 ///
-/// A struct, not a class: a class's `var` arrays are checked for exclusive access at run
-/// time on every lookup (about 110 instructions, callgrind). Filled by
-/// ``PropertyListBinaryReader/index(in:)`` only, then read only.
+/// A struct: a class's `var` arrays are checked for exclusive access on every lookup.
 ///
-/// Cost in memory: a copy of the file (the keys are read where they lie in it; only the
-/// keys' bytes when they are a small part of it), eight bytes and one stored object a key,
-/// and a table of four bytes per slot at no more than half full; all of it is dropped when
-/// the dictionary is made.
+/// Cost in memory: a copy of the file (or of its keys' bytes), eight bytes and a stored
+/// object a key, and four bytes a slot at most half full; dropped with the dictionary.
 struct PropertyListBinaryIndex {
-  /// The file's bytes, copied once: cheaper than copying each key (121 instructions a key
-  /// for the appends, callgrind).
+  /// The file's bytes, copied once: cheaper than copying each key.
   private var bytes: [UInt8]
-  /// Where key `i` lies in `bytes`.
   private var keys: [KeyPlace] = []
-  /// Value `i`, for key `i`.
   private var objects: [StoredObject] = []
   /// Open addressing, linear probing: a key's number plus one, 0 for an empty slot.
   private var slots: [UInt32]
   private let mask: Int
-  /// Tells this index from every other made in the process (see ``isSame(as:)``).
   private let serial: UInt64
 
   private static let serials = Lock<UInt64>(0)
 
-  /// What the table says about a name.
   enum Lookup {
     case found(StoredObject)
     case absent
@@ -48,14 +33,12 @@ struct PropertyListBinaryIndex {
     case unknown
   }
 
-  /// Where a key lies in the file.
   private struct KeyPlace {
     let start: UInt32
     let count: UInt32
   }
 
-  /// An empty table sized for `count` keys of the file `bytes`; `nil` beyond what
-  /// four-byte slots and offsets number.
+  /// `nil` beyond what four-byte slots and offsets number.
   init?(of bytes: UnsafeRawBufferPointer, capacity count: Int) {
     guard count < Int(UInt32.max) / 2, bytes.count < Int(UInt32.max) else { return nil }
     self.bytes = Array(bytes)
@@ -76,22 +59,17 @@ struct PropertyListBinaryIndex {
 
   var count: Int { objects.count }
 
-  /// How many bytes of the file (or of its keys) the index holds.
   var heldBytes: Int { bytes.count }
 
-  /// The most slots a key may lie past the one its hash names. A file crafted so that its
-  /// keys collide (the hash is not keyed) would otherwise make building the table
-  /// quadratic; past this, `insert` declines and the reader's dictionary, whose `Hasher` is
-  /// seeded per process, takes the file.
+  /// The hash is not keyed: past this probe, a file crafted to collide (quadratic to
+  /// build) is declined, for a dictionary with a seeded `Hasher`.
   static let longestProbe = 128
 
-  /// The longest distance any key lies from its hash's slot: a lookup that has looked this
-  /// far has looked everywhere the name could be.
+  /// A lookup that has probed this far has looked everywhere.
   private var probeBound = 0
 
-  /// Adds a key (`count` ASCII bytes at `start` in the file) and its value; `false`,
-  /// adding nothing, when the key is there already (a file that names a key twice is not
-  /// one to index) or lies too far from its slot (``longestProbe``).
+  /// Adds a key and its value; `false`, adding nothing, for a repeated key or one past
+  /// ``longestProbe``.
   mutating func insert(keyAt start: Int, count: Int, object: consuming StoredObject) -> Bool {
     let place = KeyPlace(start: UInt32(start), count: UInt32(count))
     let distance = bytes.withUnsafeBytes { all -> Int? in
@@ -138,9 +116,8 @@ struct PropertyListBinaryIndex {
     }
   }
 
-  /// Replaces the copy of the file by the keys' bytes alone when they are a small part of
-  /// it (a file of large data or long strings), so that the index does not hold the file
-  /// twice, once as its values and once as bytes. Called once, when the index is complete.
+  /// Keeps only the keys' bytes when they are a small part of the file, so large values
+  /// are not held twice.
   mutating func dropValueBytes() {
     let keyBytes = keys.reduce(0) { $0 + Int($1.count) }
     guard bytes.count > 4 * keyBytes + 65_536 else { return }
@@ -172,7 +149,6 @@ struct PropertyListBinaryIndex {
     return values
   }
 
-  /// Whether key `number`, in the file `all`, has exactly the bytes `name`.
   private func key(
     _ number: Int, in all: UnsafeRawBufferPointer, equals name: UnsafeRawBufferPointer
   )
@@ -184,18 +160,14 @@ struct PropertyListBinaryIndex {
       || memcmp(all.baseAddress! + Int(place.start), name.baseAddress!, name.count) == 0
   }
 
-  /// Whether every byte is below 0x80.
   static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
     var union: UInt64 = 0
     Self.forEachWord(of: bytes) { union |= $0 }
     return union & 0x8080_8080_8080_8080 == 0
   }
 
-  /// Hands `body` the bytes as words: every whole eight bytes, then the rest as one word
-  /// (for eight bytes or more, the last eight, overlapping; for four to seven, two
-  /// overlapping four-byte halves; below four, byte by byte). A function of the bytes alone,
-  /// so a key hashes the same in the file and in a name; a word or two for the short keys
-  /// preferences have, where a loop over the bytes took about 50 instructions for twelve.
+  /// Hands `body` the bytes as words: whole eight bytes, then the rest as one word
+  /// (overlapping). A word or two for short keys, far cheaper than a byte loop.
   @inline(__always)
   private static func forEachWord(of bytes: UnsafeRawBufferPointer, _ body: (UInt64) -> Void) {
     let count = bytes.count
@@ -218,9 +190,8 @@ struct PropertyListBinaryIndex {
     }
   }
 
-  // Word by word, then a finaliser that spreads every byte into the low bits the table's
-  // mask keeps. Not keyed, unlike `Hasher`: a file crafted to collide is declined by
-  // `insert` (``longestProbe``) and read into a dictionary instead.
+  // A finaliser spreads every byte into the low bits the mask keeps. Not keyed: see
+  // ``longestProbe``.
   private static func hash(_ bytes: UnsafeRawBufferPointer) -> Int {
     let multiplier: UInt64 = 0x9E37_79B9_7F4A_7C15
     var hash = UInt64(truncatingIfNeeded: bytes.count) &* multiplier

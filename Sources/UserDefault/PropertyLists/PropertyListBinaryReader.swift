@@ -1,33 +1,22 @@
 import Foundation
 
 /// Reads a binary property list (`bplist00`) whose root is a dictionary, as the store holds
-/// its values: the twin of ``PropertyListXMLReader`` for the format macOS keeps
-/// preferences in, so that a binary file is not left to `PropertyListSerialization`,
-/// which builds every value as a Foundation object and bridges it back.
+/// its values: the twin of ``PropertyListXMLReader``, so a binary file is not left to
+/// `PropertyListSerialization`, which bridges every value through Foundation.
 ///
-/// It builds the same Swift values the XML reader builds: `String`, `Int` (or `UInt64`
-/// above `Int64.max`), `Double`, `Bool`, `Date` (to the bit of its seconds), `Data`,
-/// `[Any]` and `[String: Any]`, and a null or a UID as a ``PropertyListOpaque``, which the
-/// binary writer writes back; the root dictionary's values as ``StoredObject``s. Anything
-/// it is not sure of makes it return `nil`, and the caller falls back to
-/// `PropertyListSerialization`, which also judges damage: another version than `00`, a
-/// set, a UTF-8 string object, a dictionary that names one key twice (readers
-/// disagree on which value wins; Foundation keeps the first), a 16-byte integer with a high half,
-/// a dictionary key that is not a string, an offset or reference out of bounds, and
-/// containers nested deeper than ``maximumDepth`` (which also ends a reference cycle).
-/// It never traps on input: every read is bounds-checked (the offset table once, by the
-/// trailer's check, and a container's references once, as a whole), and every size the
-/// input gives is checked before it is used.
+/// It builds what the XML reader builds, `Date` to the bit, and a null or a UID as a
+/// ``PropertyListOpaque`` the binary writer writes back. Anything it is not sure of
+/// returns `nil`, for `PropertyListSerialization` to read or judge damaged: another
+/// version, a set, a UTF-8 string object, a key named twice (readers disagree on which
+/// wins), a 16-byte integer with a high half, a key that is not a string, an offset out of
+/// bounds, nesting deeper than ``maximumDepth`` (which ends a reference cycle). It never
+/// traps on input: every read is bounds-checked, every size checked before use.
 ///
-/// Cost: linear in the number of objects; each object is read once per reference to it,
-/// up to eight reads an object (a file whose objects share their parts more than that,
-/// which no writer makes, is left to Foundation rather than read exponentially). No
-/// allocation but the values' own: references are read where they lie. For a file of
-/// short integer keys, ``storedObjects(in:)`` takes about 1,000 instructions a key
-/// (callgrind), most of them making the key's `String` (about 330) and inserting it into
-/// the dictionary (about 470), which the XML reader pays too. A store's cold open takes
-/// ``index(in:)`` instead, which makes neither (about 640 a key, and no dictionary's
-/// scattered inserts): the dictionary waits for the first write (``StoredValues``).
+/// Cost: linear in the number of objects, each read at most eight times (a file sharing
+/// parts more than that is left to Foundation). No allocation but the values' own. Most of
+/// ``storedObjects(in:)`` is making each key's `String` and inserting it, as in the XML
+/// reader; a store's cold open takes ``index(in:)``, which does neither, and the
+/// dictionary waits for the first write (``StoredValues``).
 enum PropertyListBinaryReader {
   /// Containers nested deeper than this are left to Foundation.
   static let maximumDepth = 512
@@ -46,8 +35,7 @@ enum PropertyListBinaryReader {
       return true
     } visit: { document, keyNumber, value in
       guard let key = document.string(at: keyNumber) else { return false }
-      // A `switch`, not `== nil`: comparing left a generic destroy of the empty optional
-      // (about 60 instructions a key), as in the XML reader.
+      // A `switch`, not `== nil`: comparing left a generic destroy of the empty optional.
       switch values.updateValue(consume value, forKey: consume key) {
       case .some: return false
       case .none: return true
@@ -56,13 +44,9 @@ enum PropertyListBinaryReader {
     return isRead ? values : nil
   }
 
-  /// The root dictionary as a ``PropertyListBinaryIndex``, for a document this reader is
-  /// sure of whose keys are all ASCII strings; `nil` otherwise (then ``storedObjects(in:)``
-  /// decides). Whatever it accepts, ``storedObjects(in:)`` accepts too: both read each
-  /// value by the same code, with the same budget, and an ASCII key by the same checks.
-  ///
-  /// Cost: the values' reads, and for each key a hash of its bytes and their copy; no
-  /// `String` is made.
+  /// The root dictionary as a ``PropertyListBinaryIndex`` when every key is an ASCII
+  /// string; `nil` otherwise. Accepts nothing ``storedObjects(in:)`` refuses: the same
+  /// code reads both. Cost: the values' reads, and a hash of each key's bytes; no `String`.
   ///
   /// - Parameter bytes: The file's bytes.
   /// - Returns: The root dictionary, indexed.
@@ -71,10 +55,8 @@ enum PropertyListBinaryReader {
   static func index(in bytes: UnsafeRawBufferPointer) -> PropertyListBinaryIndex? {
     var index: PropertyListBinaryIndex?
     let isRead = forEachRootEntry(in: bytes) { keys, count in
-      // Every key an ASCII string object, checked by its marker before the file is copied
-      // or any value read: a file with one UTF-16 key is left to `storedObjects(in:)` at
-      // the cost of this scan (a look at one byte a key), not of a whole read. A marker
-      // that says ASCII over bytes that are not is caught by `asciiString(at:)` below.
+      // Markers first: a file with a UTF-16 key costs this scan, not a whole read. A
+      // false ASCII marker is caught by `asciiString(at:)`.
       for number in 0..<count where !keys.isASCIIStringObject(keyAt: number) { return false }
       index = PropertyListBinaryIndex(of: bytes, capacity: count)
       return index != nil
@@ -87,12 +69,9 @@ enum PropertyListBinaryReader {
     return index
   }
 
-  /// Reads the root dictionary's entries in order, handing `visit` each key's object
-  /// number and its value as the store holds it, after `reserve` is told how many there
-  /// are (and given the root's keys, to decline the document by returning `false`);
-  /// `false` at the first value this reader is not sure of or entry `visit` refuses.
-  @inline(__always)  // into each caller, whose `visit` is then inlined: no closure call,
-  // and no copy of each value through its value witnesses (about 120 instructions a key)
+  /// Hands `visit` each root entry's key number and value, after `reserve` (which may
+  /// decline); `false` at the first value not understood or entry refused.
+  @inline(__always)  // so `visit` inlines: no closure call, no copy through value witnesses
   private static func forEachRootEntry(
     in bytes: UnsafeRawBufferPointer, reserving reserve: (RootKeys, Int) -> Bool,
     visit: (borrowing Document, Int, consuming StoredObject) -> Bool
@@ -114,7 +93,6 @@ enum PropertyListBinaryReader {
     return true
   }
 
-  /// The root dictionary's keys, for a look at them before its values are read.
   private struct RootKeys {
     let document: Document
     let entries: (count: Int, start: Int)
@@ -128,12 +106,9 @@ enum PropertyListBinaryReader {
     }
   }
 
-  /// The parts of a document its trailer names, checked against its size.
-  /// Whether any object of the binary property list in `bytes` is a set. No preferences
-  /// file holds one (a set is no property-list type in XML, and no writer of preferences
-  /// makes one), and Foundation's reader traps on a set whose members cannot be hashed (a
-  /// flipped bit in a file's array marker made one): such a file is damage, and must not
-  /// be handed to it. `false` when `bytes` is no readable binary property list.
+  /// Whether any object in `bytes` is a set. No preferences file holds one, and
+  /// Foundation's reader traps on a set of unhashable members (a flipped bit makes one),
+  /// so such a file is damage, kept from it. `false` when `bytes` is unreadable.
   static func holdsSet(in bytes: UnsafeRawBufferPointer) -> Bool {
     guard let document = Document(bytes) else { return false }
     for number in 0..<document.count {
@@ -142,6 +117,7 @@ enum PropertyListBinaryReader {
     return false
   }
 
+  /// The parts of a document its trailer names, checked against its size.
   private struct Document {
     let bytes: UnsafeRawBufferPointer
     let offsetWidth: Int
@@ -179,8 +155,7 @@ enum PropertyListBinaryReader {
       bigEndian(bytes, at: offset, width: 8, before: end)
     }
 
-    /// The one checked read of a big-endian number: `width` (at most 8) bytes at
-    /// `offset`, if they end by `end` (at most the buffer's end).
+    /// The one checked read of a big-endian number of at most 8 bytes, ending by `end`.
     private static func bigEndian(
       _ bytes: UnsafeRawBufferPointer, at offset: Int, width: Int, before end: Int
     ) -> UInt64? {
@@ -189,9 +164,8 @@ enum PropertyListBinaryReader {
       return load(bytes, at: offset, width: width)
     }
 
-    /// `width` (0 to 8) big-endian bytes at `offset`, which the caller has checked are in
-    /// the buffer: the reads of the offset table and of references, made once per object,
-    /// take one load for the widths writers use rather than a loop and its checks.
+    /// `width` (0 to 8) big-endian bytes the caller has bounds-checked: one load for the
+    /// widths writers use, not a loop, as this runs once an object.
     @inline(__always)
     private static func load(_ bytes: UnsafeRawBufferPointer, at offset: Int, width: Int)
       -> UInt64
@@ -221,8 +195,7 @@ enum PropertyListBinaryReader {
       return Int(offset)
     }
 
-    /// The count in an object's marker, or in the integer after it; and where the
-    /// object's content starts (at most the offset table's start).
+    /// The count in an object's marker, or the integer after it, and where content starts.
     func sized(at offset: Int) -> (count: Int, start: Int)? {
       let low = Int(bytes[offset] & 0x0F)
       guard low == 0x0F else { return (low, offset + 1) }
@@ -234,9 +207,8 @@ enum PropertyListBinaryReader {
       return (Int(count), offset + 2 + width)
     }
 
-    /// An array's or a dictionary's references, where they start and how many there are of
-    /// each kind (a dictionary has as many values as keys after its keys); `nil` unless
-    /// every one of them lies before the offset table.
+    /// A container's references: where they start and how many of each kind; `nil` unless
+    /// all lie before the offset table.
     func container(at offset: Int, pairs: Bool) -> (count: Int, start: Int)? {
       guard let (count, start) = sized(at: offset), count <= Int.max / 2,
         (pairs ? count * 2 : count) <= (table - start) / referenceWidth
@@ -253,9 +225,7 @@ enum PropertyListBinaryReader {
       return Int(truncatingIfNeeded: min(reference, UInt64(Int.max)))
     }
 
-    /// Where the bytes of object `number` lie when it is an ASCII string object (every
-    /// byte below 0x80, inside the document): the one check of an ASCII string, for
-    /// ``string(at:)`` and for keys indexed without a `String`.
+    /// Where object `number`'s bytes lie when it is an ASCII string: the one check of one.
     func asciiString(at number: Int) -> (start: Int, count: Int)? {
       guard let offset = offset(of: number), bytes[offset] & 0xF0 == 0x50,
         let (count, start) = sized(at: offset), count <= table - start
@@ -300,9 +270,7 @@ enum PropertyListBinaryReader {
       }
     }
 
-    /// Object `number` as the store holds it: the four native scalars in their cases
-    /// (so that no `Any` is made and cast for them), anything else as ``object(at:depth:budget:)``
-    /// gives it.
+    /// Object `number` as the store holds it, the four native scalars in their own cases.
     func storedObject(at number: Int, depth: Int, budget: inout Int) -> StoredObject? {
       budget -= 1
       guard budget >= 0, let offset = offset(of: number) else { return nil }
@@ -327,7 +295,6 @@ enum PropertyListBinaryReader {
         at: offset, marker: bytes[offset], number: number, depth: depth, budget: &budget)
     }
 
-    /// The object at `offset`, whose read ``object(at:depth:budget:)`` has counted.
     private func contents(
       at offset: Int, marker: UInt8, number: Int, depth: Int, budget: inout Int
     ) -> Any? {
@@ -390,8 +357,7 @@ enum PropertyListBinaryReader {
       }
     }
 
-    /// A real's value: 8 bytes, or 4 (Apple's writer makes them for a `Float`), which read
-    /// as the Double they are exactly; written back, they take 8 bytes and the same value.
+    /// A real's value: 8 bytes, or 4 (Apple's for a `Float`), read as the exact `Double`.
     func real(marker: UInt8, at offset: Int) -> Double? {
       if marker == 0x22, offset + 5 <= table,
         let bits = Self.unsigned(bytes, at: offset + 1, width: 4)
@@ -403,8 +369,8 @@ enum PropertyListBinaryReader {
       return Double(bitPattern: bits)
     }
 
-    /// An integer object's value: an `Int` when it fits, a `UInt64` for a 16-byte one whose
-    /// high half is zero (what Apple's writer writes above `Int64.max`).
+    /// An `Int` when it fits; a `UInt64` for a 16-byte one with a zero high half (Apple's
+    /// writer above `Int64.max`).
     func integer(marker: UInt8, at start: Int) -> StoredObject? {
       let width = 1 << Int(marker & 0x0F)
       switch width {

@@ -11,27 +11,18 @@ import Foundation
 /// Writes a dictionary of property-list objects as a binary property list (`bplist00`),
 /// the format macOS keeps preferences in, beside ``PropertyListXMLWriter``.
 ///
-/// What XML cannot hold, this keeps: a date with its fraction of a second, a real by its
-/// bit pattern (-0.0, infinities, NaN), any string (control characters included, as
-/// UTF-16 when it is not ASCII), and integers up to `UInt64.max` (16 bytes when above
-/// `Int64.max`, as Apple's writer does). Objects are told apart as the XML writer tells
-/// them: the store's native scalars by their case, anything else by its type, an
-/// `NSNumber` by its stored C type. Anything it cannot write (an unknown object type)
-/// makes it return `nil`. Keys are written sorted by their UTF-8 bytes, so equal
-/// dictionaries give equal bytes; nothing is shared between equal objects (a reader needs
-/// no such sharing).
+/// What XML cannot hold, this keeps: a date's fraction of a second, a real's bit pattern,
+/// any string, integers up to `UInt64.max` (16 bytes above `Int64.max`, as Apple's
+/// writer). Objects are told apart as the XML writer tells them; an unknown type returns
+/// `nil`. Keys are sorted by their UTF-8 bytes, so equal dictionaries give equal bytes.
 ///
 /// Cost: linear in the size of the values, plus sorting each dictionary's keys. Scalars
-/// are written straight into one buffer as they are met; containers, which need the
-/// width of a reference and so the count of objects, are written after them. In the
-/// benchmark's writer row (mixed integers, strings, reals and dates), 90 ns a key at
-/// 1,000 keys and 245 at 100,000, where the XML writer took 413 and 660.
+/// go straight into one buffer; containers, which need the width of a reference, after.
 package struct PropertyListBinaryWriter {
-  /// The document so far: the header, then objects as they are written.
   private var bytes: Output
-  /// Where each object starts, by its number; a container's is set when it is written.
+  /// By object number; a container's is set when it is written.
   private var offsets: [Int] = []
-  /// Containers, written last: only then is the width of a reference known.
+  /// Written last: only then is the width of a reference known.
   private var containers: [Container] = []
 
   private struct Container {
@@ -76,19 +67,14 @@ package struct PropertyListBinaryWriter {
 
   // MARK: Numbering the objects
 
-  /// Numbers a scalar about to be written at the end of the buffer.
   private mutating func beginScalar() -> Int {
     offsets.append(bytes.count)
     return offsets.count - 1
   }
 
-  /// Adds `dictionary` and its contents; returns its number.
-  ///
-  /// Keys are sorted by their UTF-8 bytes (unsigned, as `memcmp` compares them), not by
-  /// `String`'s `<`: the same order for ASCII and for any string in Unicode's NFC form,
-  /// a deterministic one for the rest, and several times cheaper. Each key's bytes are
-  /// copied once into one buffer, and the sort moves small records holding the first
-  /// eight bytes as a number, so that most comparisons are one integer comparison.
+  /// Adds `dictionary` and its contents; returns its number. Keys are sorted by their
+  /// UTF-8 bytes, not `String`'s `<`: the same order for ASCII and NFC, deterministic for
+  /// the rest, and several times cheaper; most comparisons are of one eight-byte prefix.
   private mutating func add<Element>(
     dictionary: [String: Element], element: (inout Self, Element) -> Int?
   ) -> Int? {
@@ -127,13 +113,11 @@ package struct PropertyListBinaryWriter {
     return number
   }
 
-  /// A key as the sort moves it: where its bytes are, and its first eight as a number.
   private struct SortKey {
     /// The first eight bytes, big-endian, zero after a shorter key's end.
     let prefix: UInt64
     let start: Int
     let count: Int
-    /// Its value's place in the dictionary's order.
     let index: Int
 
     init(_ utf8: UnsafeBufferPointer<UInt8>, start: Int, index: Int) {
@@ -189,7 +173,6 @@ package struct PropertyListBinaryWriter {
     return number
   }
 
-  /// Adds an object that is not one of the store's native scalars.
   private mutating func add(other value: Any) -> Int? {
     // The common types by a comparison of types, before the runtime's casts.
     if let date = ExactTypeCast.exactly(value, as: Date.self) { return add(date: date) }
@@ -247,8 +230,7 @@ package struct PropertyListBinaryWriter {
 
   // MARK: Encoding scalars
 
-  /// Booleans, integers (signed and unsigned 64-bit) and reals, told apart the way
-  /// Foundation does: by the number's stored type, not its value.
+  /// Told apart as Foundation does: by the number's stored type, not its value.
   private mutating func append(number: NSNumber) {
     switch UInt8(bitPattern: number.objCType.pointee) {
     case UInt8(ascii: "c"): bytes.append(number.boolValue ? 0x09 : 0x08)
@@ -299,7 +281,6 @@ package struct PropertyListBinaryWriter {
     string.withUTF8 { append(utf8: $0) }
   }
 
-  /// `append(string:)` for a string's UTF-8 bytes.
   private mutating func append(utf8: UnsafeBufferPointer<UInt8>) {
     if Self.isASCII(utf8) {
       append(marker: 0x50, count: utf8.count)
@@ -339,7 +320,6 @@ package struct PropertyListBinaryWriter {
     bytes.append(bigEndian: value)
   }
 
-  /// How many bytes (1, 2, 4 or 8) hold `value`.
   private static func width(_ value: Int) -> Int {
     switch value {
     case 0...0xFF: 1
@@ -361,7 +341,6 @@ package struct PropertyListBinaryWriter {
 
   // MARK: The document
 
-  /// The containers after the scalars, then the offset table and the trailer.
   private mutating func document() -> Data {
     let referenceWidth = Self.width(offsets.count - 1)
     for container in containers {
@@ -383,13 +362,9 @@ package struct PropertyListBinaryWriter {
     return bytes.data()
   }
 
-  /// The document's bytes in one allocation that grows by doubling and becomes the
-  /// `Data` without a copy: each write is a capacity check and a store, where an array's
-  /// `append(contentsOf:)` of a few bytes went through its generic path (385 instructions
-  /// a key in the benchmark's writer).
-  ///
-  /// Copies share the allocation: the writer holds the only one, and either hands it to
-  /// the `Data` (``data()``) or frees it (``deallocate()``).
+  /// One allocation that grows by doubling and becomes the `Data` without a copy: each
+  /// write is a check and a store, where an array's `append(contentsOf:)` of a few bytes
+  /// takes its slow generic path. Copies share it: the writer hands it on or frees it.
   private struct Output {
     private(set) var count = 0
     private var capacity: Int
@@ -400,7 +375,6 @@ package struct PropertyListBinaryWriter {
       base = .allocate(byteCount: self.capacity, alignment: 1)
     }
 
-    /// Makes room for `extra` more bytes.
     @inline(__always)
     mutating func reserve(_ extra: Int) {
       if capacity - count < extra { grow(extra) }
@@ -433,7 +407,6 @@ package struct PropertyListBinaryWriter {
       count += bytes.count
     }
 
-    /// The bytes as `Data`, which takes the allocation over.
     func data() -> Data {
       Data(
         bytesNoCopy: base, count: count, deallocator: .custom { pointer, _ in pointer.deallocate() }

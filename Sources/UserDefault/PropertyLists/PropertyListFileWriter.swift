@@ -4,28 +4,18 @@ import Foundation
 /// preferences file and for `defaults export`: in the format asked for when it holds
 /// every value exactly, else as binary, which holds them all.
 ///
-/// XML cannot hold a control character other than tab, line feed and carriage return, a
-/// date's fraction of a second, a null or a UID. Rather than write invalid XML (what
-/// Foundation's writer does with a control character) or change a value (a date cut to
-/// the second), a document asked for in XML that holds one is written as binary, and
-/// ``Written/keysXMLCannotHold`` names the keys that made it so, for the caller's report.
+/// XML cannot hold a control character (but tab and line ends), a fraction of a second,
+/// a null or a UID. Rather than write invalid XML or change a value, such a document is
+/// written as binary, and ``Written/keysXMLCannotHold`` names the keys for the report.
 package enum PropertyListFileWriter {
-  /// Bytes to write, and the format they are in.
   package struct Written {
-    /// The document.
     package let data: Data
-    /// The format `data` is in: the one asked for, or binary when XML could not hold a
-    /// value.
     package let format: PreferencesFileFormat
-    /// When XML was asked for and binary written: the top-level keys whose values XML
-    /// cannot hold, sorted; otherwise empty.
+    /// When XML was asked for and binary written: the top-level keys XML cannot hold.
     package let keysXMLCannotHold: [String]
-    /// Whether XML was asked for.
     let askedForXML: Bool
 
-    /// Why the document is binary though XML was asked for, in words (for every report
-    /// of a format change: the store's, the saver's, `defaults export`'s); `nil` when it
-    /// is in the format asked for.
+    /// Why the document is binary though XML was asked for, for every report of it.
     package var whyNotXML: String? {
       guard askedForXML && format == .binary else { return nil }
       guard !keysXMLCannotHold.isEmpty else {
@@ -43,10 +33,9 @@ package enum PropertyListFileWriter {
   /// - Parameters:
   ///   - values: The file's values.
   ///   - format: The format wanted: the file's own, or the caller's choice.
-  /// - Returns: The bytes and their format; `nil` when no writer can write the values
-  ///   (an object that is not a property list). Cost: one pass of a writer; when XML is
-  ///   refused, a second pass as binary, and one XML pass per top-level key to name the
-  ///   keys (a rare path: it runs once, since the file is binary afterwards).
+  /// - Returns: The bytes and their format; `nil` when no writer can write the values.
+  ///   Cost: one pass of a writer; when XML is refused (once: the file stays binary), a
+  ///   binary pass and an XML pass per top-level key.
   static func data(for values: [String: StoredObject], format: PreferencesFileFormat)
     -> Written?
   {
@@ -70,15 +59,13 @@ package enum PropertyListFileWriter {
     }
   }
 
-  /// The document for `values` (property-list objects), as the store's own values are
-  /// written.
+  /// The document for `values`, as the store's own values are written.
   ///
   /// - Parameters:
   ///   - values: Property-list objects, as `defaults export` has them.
   ///   - format: The format wanted.
   /// - Returns: The bytes and their format, or `nil` when no writer can write the values.
-  ///   Cost: a pass to sort the objects into the store's cases, then as the other
-  ///   `data(for:format:)`.
+  ///   Cost: a pass to sort the objects, then the other `data(for:format:)`.
   ///
   ///     let document = PropertyListFileWriter.data(for: ["volume": 7], format: .xml)
   package static func data(for values: [String: Any], format: PreferencesFileFormat)

@@ -2,14 +2,11 @@ import Foundation
 
 /// Checks and normalises untyped property-list objects (`Any`, `[Any]`, `[String: Any]`).
 ///
-/// Foundation on Linux hands arrays back as `[Any?]` and dictionaries with `AnyHashable`
-/// keys, and it traps on any non-property-list value it is asked to store. Every untyped
-/// value the library writes goes through ``validated(_:)`` first, so a bad value is refused
-/// with a message naming where it sits, and nothing is written.
+/// Foundation on Linux hands arrays back as `[Any?]`, and traps on storing a value that
+/// is no property list: every untyped write goes through ``validated(_:)`` first.
 enum PropertyListObject {
-  /// The text that stands for `-0.0` where a writer cannot keep the sign of a zero (earlier
-  /// versions of the library, Foundation's XML on Linux): every reader of a real or a date
-  /// takes it, and nothing else written as text.
+  /// Stands for `-0.0` where a writer loses a zero's sign; every real or date reader
+  /// takes it.
   static let negativeZeroText = "-0.0"
 
   /// Removes the `Optional` boxes Foundation wraps around collection elements.
@@ -42,8 +39,7 @@ enum PropertyListObject {
     return nil
   }
 
-  /// Whether `object` is made of property-list types only, so a writer can store it.
-  /// Cost: one pass over the value, allocating nothing for values read from a file.
+  /// Whether a writer can store `object`. Cost: one pass, allocating nothing.
   static func isStorable(_ object: Any) -> Bool {
     switch PropertyListKind(of: object) {
     case .bool, .integer, .real, .string, .date, .data: return true
@@ -59,9 +55,8 @@ enum PropertyListObject {
     }
   }
 
-  /// Returns `object` rebuilt from property-list types only, or throws
-  /// ``DefaultsDiagnostic/Kind/refusedValue`` naming the first offending element.
-  /// Cost: one pass over the value, allocating a copy of its collections.
+  /// `object` rebuilt from property-list types, or a refusal naming the first offending
+  /// element. Cost: one pass, copying its collections.
   static func validated(_ object: Any, at path: String = "value") throws(DefaultsError) -> Any {
     guard let object = unwrapped(object) else {
       throw DefaultsError(.refusedValue, "\(path) is nil, which a property list cannot hold")

@@ -11,28 +11,20 @@ import Foundation
 /// Reads an XML property list whose root is a dictionary, streaming once over its bytes.
 ///
 /// `PropertyListSerialization` on Linux builds every value as a Foundation object and
-/// bridges it back to Swift, which made the cold open of a suite slow: reading the file
-/// cost several times what the store's own writer takes to write it. This reader walks
-/// the bytes once, with no DOM, no `XMLParser` and no `NSString`, and builds the Swift
-/// values directly: `String`, `Int` (or `UInt64` above `Int64.max`, as Foundation),
-/// `Double`, `Bool`, `Date`, `Data`, `[Any]` and `[String: Any]`; the root dictionary's
-/// values as the store holds them (``StoredObject``). Its cost is linear in the file's
-/// size: one pass, one allocation per non-small string, array, dictionary or data.
+/// bridges it back, which made a suite's cold open slow. This reader walks the bytes once
+/// (no DOM, `XMLParser` or `NSString`) and builds Swift values directly, `UInt64` above
+/// `Int64.max` as Foundation does; the root's values as the store holds them. Its cost is
+/// linear: one pass, one allocation per non-small string, array, dictionary or data.
 ///
-/// It reads the layout both the store's ``PropertyListXMLWriter`` and Foundation's XML
-/// writer produce (which is also what `UserDefaults.synchronize()` writes on Linux), plus
-/// comments, CDATA sections and the five named and numeric character references. Anything
-/// else makes it return `nil` and the caller falls back to `PropertyListSerialization`,
-/// which also decides whether the file is damaged: binary property lists, another
-/// encoding than UTF-8, a byte order mark, a DOCTYPE with an internal subset, attributes
-/// or spaces inside value tags, `+` or hexadecimal integers, integers beyond the 64-bit
-/// ranges, dates not in `yyyy-MM-ddTHH:mm:ssZ` with four-digit years, base64 without
-/// padding, text that is not valid UTF-8, anything after `</plist>`, containers nested deeper than ``maximumDepth``, and malformed input.
-/// It never traps on input: every read is bounds-checked and every integer operation
-/// that the input drives checks for overflow.
+/// It reads what this library's and Foundation's XML writers produce, plus comments, CDATA
+/// and character references. Anything else returns `nil`, for `PropertyListSerialization`
+/// to read or judge damaged: another encoding, a byte order mark, a DOCTYPE with an
+/// internal subset, attributes or spaces in value tags, `+` or hexadecimal integers,
+/// integers beyond 64 bits, other date forms, base64 without padding, invalid UTF-8,
+/// anything after `</plist>`, nesting deeper than ``maximumDepth``, malformed input. It
+/// never traps on input: reads are bounds-checked, input-driven arithmetic checks overflow.
 package enum PropertyListXMLReader {
-  /// Containers nested deeper than this are left to Foundation, so that no file can
-  /// exhaust the stack of the thread reading it (each level is one stack frame here).
+  /// Deeper nesting is left to Foundation, so no file exhausts the stack (a frame a level).
   static let maximumDepth = 512
 
   /// The dictionary at the root of the XML property list in `data`.
@@ -46,10 +38,7 @@ package enum PropertyListXMLReader {
     data.withUnsafeBytes { storedObjects(in: $0) }?.objects
   }
 
-  /// The dictionary at the root of the XML property list in `bytes`, as
-  /// ``dictionary(from:)`` reads it, with its values as the store holds them: the store's
-  /// own reading of its file. (``dictionary(from:)`` makes a second dictionary of `Any`
-  /// from this one, for the `defaults` tool and the tests.)
+  /// ``dictionary(from:)`` with the values as the store holds them: the store's reading.
   ///
   /// - Parameter bytes: the bytes of a property-list file.
   /// - Returns: the root dictionary, or `nil` when the file is not one this reader fully
@@ -76,8 +65,6 @@ package enum PropertyListXMLReader {
     read(bytes) { $0.value()?.object }
   }
 
-  /// The document in `bytes`, its root value read by `root`, with staging arrays from the
-  /// spare when it has them.
   private static func read<Root>(
     _ bytes: UnsafeRawBufferPointer, root: (inout Cursor) -> Root?
   ) -> Root? {
@@ -90,8 +77,7 @@ package enum PropertyListXMLReader {
     return document
   }
 
-  /// The staging arrays kept between reads (see ``Spare``): a 1,000-key file stages
-  /// about 48 KB.
+  /// A 1,000-key file stages about 48 KB.
   private static let spareStaging = Spare<Staging> { $0.bytes }
 }
 
@@ -99,41 +85,33 @@ package enum PropertyListXMLReader {
 private struct Staging {
   /// Text with references or CDATA, assembled here.
   var text: [UInt8] = []
-  /// The entries of the dictionaries being read, innermost last: a dictionary is built
-  /// once its size is known, with no rehashing as it grows (half the cost of 100,000 keys).
+  /// Innermost last: a dictionary is built once its size is known, so it never rehashes
+  /// as it grows (rehashing is costly at 100,000 keys).
   var entries: [(String, StoredObject)] = []
-  /// The elements of the arrays being read, innermost last, for the same reason.
   var elements: [Any] = []
 
-  /// The memory the arrays hold.
   var bytes: Int {
     text.capacity + entries.capacity * MemoryLayout<(String, StoredObject)>.stride
       + elements.capacity * MemoryLayout<Any>.stride
   }
 
-  /// The bytes of text per entry that reservations assume: no entry takes fewer than 18
-  /// (`<key></key><true/>`), and in most files each takes 32 or more. A file of shorter
-  /// entries only grows the array once it is full.
+  /// Bytes of text per entry that reservations assume: at least 18 (`<key></key><true/>`),
+  /// 32 or more in most files; shorter entries only make the array grow once.
   static let textPerEntry = 32
 
-  /// The entries ``reserve(forDocumentOf:)`` makes room for in a document of `count` bytes.
   static func entryCount(forDocumentOf count: Int) -> Int { count / textPerEntry }
 
-  /// The memory, in bytes, ``reserve(forDocumentOf:)`` asks for a document of `count`
-  /// bytes (the arrays may already hold more).
+  /// The bytes ``reserve(forDocumentOf:)`` asks for a document of `count` bytes.
   static func reservation(forDocumentOf count: Int) -> Int {
     entryCount(forDocumentOf: count) * MemoryLayout<(String, StoredObject)>.stride
   }
 
-  /// Makes room for every entry of a document of `count` bytes up front, so the stack
-  /// never grows by copying (that saved about 10% of reading 100,000 keys). Large
-  /// reservations are mapped lazily, so the pages a file with few entries never uses cost
-  /// nothing.
+  /// Makes room for every entry up front, so the stack never grows by copying. Large
+  /// reservations are mapped lazily: pages a file with few entries never uses cost nothing.
   mutating func reserve(forDocumentOf count: Int) {
     entries.reserveCapacity(Self.entryCount(forDocumentOf: count))
   }
 
-  /// Empties the arrays, keeping their capacity.
   mutating func empty() {
     text.removeAll(keepingCapacity: true)
     entries.removeAll(keepingCapacity: true)
@@ -141,16 +119,14 @@ private struct Staging {
   }
 }
 
-/// The reading position in one document, and the staging arrays (see ``Staging``).
 private struct Cursor {
   let bytes: UnsafeRawBufferPointer
   var position = 0
   var depth = 0
   var staging: Staging
 
-  /// `bytes` as a string when they are valid UTF-8, else `nil` (the caller falls back to
-  /// Foundation). `String(validating:)` is macOS 15 / iOS 18; before that, decoding and
-  /// re-encoding tells whether anything was replaced.
+  /// `bytes` as a string when they are valid UTF-8, else `nil`. Decoded and re-encoded:
+  /// `String(validating:)` needs macOS 15 / iOS 18.
   static func validatedString(_ bytes: UnsafeRawBufferPointer) -> String? {
     if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
       return String(validating: bytes, as: UTF8.self)
@@ -164,8 +140,7 @@ private struct Cursor {
     self.staging = staging
   }
 
-  /// The staging arrays, emptied (their capacity kept), for the next read; moved out, so
-  /// that the next reader finds them uniquely referenced.
+  /// The staging arrays, emptied and moved out, so the next reader holds them uniquely.
   mutating func emptiedStaging() -> Staging {
     staging.empty()
     defer { staging = Staging() }
@@ -194,10 +169,8 @@ private struct Cursor {
     return true
   }
 
-  /// Moves to the first byte at or after the position that is `byte`; `false` (and at the
-  /// end) when there is none.
-  /// `memchr` is vectorised: scanning the 13 MB of base64 of a 10 MB value takes well
-  /// under a millisecond, a byte loop several.
+  /// Moves to the next `byte`; `false` (at the end) when there is none. Through `memchr`,
+  /// which is vectorised: many times faster than a byte loop on a large value.
   mutating func skip(to byte: UInt8) -> Bool {
     guard position < bytes.count, let base = bytes.baseAddress,
       let found = memchr(base + position, Int32(byte), bytes.count - position)
@@ -223,9 +196,8 @@ private struct Cursor {
     byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D
   }
 
-  /// Skips white space and comments, the only things allowed between elements.
-  /// Inlined, with comments apart: twice a key, a call cost 60 instructions for the two
-  /// bytes of space a writer puts there (10% of a suite's open).
+  /// Skips white space and comments, the only things allowed between elements. Inlined,
+  /// comments apart: a call twice a key was a visible part of a suite's open.
   @inline(__always)
   mutating func skipSpace() -> Bool {
     skipWhiteSpace()
@@ -343,10 +315,8 @@ private struct Cursor {
     return nil
   }
 
-  /// The entries after `<dict>`, through `</dict>`, each value made an `Element` by
-  /// `element`: kept as it is at the root, made an `Any` in nested dictionaries (which
-  /// Foundation's API hands out whole). A repeated key keeps its last value, as Foundation
-  /// does.
+  /// The entries after `<dict>`, through `</dict>`, each value made an `Element` (an `Any`
+  /// in nested dictionaries). A repeated key keeps its last value, as in Foundation.
   mutating func dictionaryContents<Element>(
     _ element: (consuming StoredObject) -> Element
   ) -> [String: Element]? {
@@ -364,13 +334,12 @@ private struct Cursor {
       staging.entries.append((key, consume value))
     }
     var values = [String: Element](minimumCapacity: staging.entries.count - start)
-    // Moved out from the end rather than copied out from the start (a copy and a later
-    // destroy of each key and value); so that the last of repeated keys still wins, an
-    // earlier one found after it is put back.
+    // Moved out from the end, not copied from the start; an earlier repeated key found
+    // after the later one is put back, so the last still wins.
     while staging.entries.count > start {
       let (key, value) = staging.entries.removeLast()
-      // A `switch`, not `if let`: on the `nil` path (every key of a file with no repeats)
-      // `if let` left a generic destroy of the empty optional, 59 instructions a key.
+      // A `switch`, not `if let`: on the `nil` path, every key's, `if let` left a generic
+      // destroy of the empty optional.
       switch values.updateValue(element(value), forKey: key) {
       case .some(let later): values[key] = later
       case .none: break
@@ -379,7 +348,6 @@ private struct Cursor {
     return values
   }
 
-  /// The elements after `<array>`, through `</array>`.
   mutating func arrayContents() -> [Any]? {
     guard depth < PropertyListXMLReader.maximumDepth else { return nil }
     depth += 1
@@ -401,8 +369,7 @@ private struct Cursor {
     let start = position
     // A local index: `position` lives in `self`, which the loops would store every byte.
     var end = start
-    // Eight bytes at a time while none is `<` or `&` (most keys end in the second word),
-    // then byte by byte to the end.
+    // Eight bytes at a time while none is `<` or `&`, then byte by byte.
     var wordBits: UInt64 = 0
     if let base = bytes.baseAddress {
       while bytes.count - end >= 8 {
@@ -425,14 +392,12 @@ private struct Cursor {
     if consume(closing) {
       let content = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
       guard bits < 0x80 else { return Self.validatedString(content) }
-      // ASCII cannot be invalid. A string made in place took 70 instructions less a key
-      // than `String(decoding:as:)` (callgrind, 1,000 short keys: 5% of a suite's open).
+      // ASCII cannot be invalid. Made in place: `String(decoding:as:)` costs more a key.
       return String(unsafeUninitializedCapacity: content.count) { buffer in
         UnsafeMutableRawBufferPointer(buffer).copyMemory(from: content)
         return content.count
       }
     }
-    // Slow path: assemble the text in `staging.text`.
     staging.text.removeAll(keepingCapacity: true)
     staging.text.append(contentsOf: bytes[start..<end])
     while let byte = peek() {
@@ -453,8 +418,7 @@ private struct Cursor {
     return nil
   }
 
-  /// Whether any of the eight bytes of `word` is `byte` (the classic test for a zero
-  /// byte, applied to `word` with `byte` XORed out of every lane; exact, not heuristic).
+  /// Whether any byte of `word` is `byte` (the zero-byte test, `byte` XORed out; exact).
   @inline(__always)
   static func hasByte(_ byte: UInt8, in word: UInt64) -> Bool {
     let lanes = word ^ (0x0101_0101_0101_0101 &* UInt64(byte))
@@ -583,9 +547,9 @@ private struct Cursor {
     return index == text.count
   }
 
-  /// `yyyy-MM-ddTHH:mm:ssZ` in UTC, the proleptic Gregorian calendar Foundation uses,
-  /// computed directly (a `DateFormatter` costs tens of microseconds per date).
-  /// Out-of-range fields, which Foundation rolls over, are left to it.
+  /// `yyyy-MM-ddTHH:mm:ssZ` in UTC, proleptic Gregorian as in Foundation, computed
+  /// directly: a `DateFormatter` costs tens of microseconds a date. Out-of-range fields,
+  /// which Foundation rolls over, are left to it.
   mutating func date() -> Any? {
     guard bytes.count - position >= 20 else { return nil }
     func number(_ offset: Int, _ count: Int) -> Int? {
@@ -633,13 +597,10 @@ private struct Cursor {
     return era * 146_097 + dayOfEra - 719_468
   }
 
-  /// Base64 through `</data>`, white space anywhere (Foundation wraps lines and indents
-  /// them). Decoded through a table, one pass, into one buffer of the final size or a
-  /// little more. Measured on the 13 MB of text of a 10 MB value: 6 ms for the whole file,
-  /// against 5 ms for `Data(base64Encoded:options: .ignoreUnknownCharacters)` alone, which
-  /// would also accept stray characters that Foundation's reader treats differently.
-  /// Missing padding or a stray character is left to Foundation, which decodes those
-  /// loosely.
+  /// Base64 through `</data>`, white space anywhere, decoded through a table in one pass
+  /// into one buffer. Not `Data(base64Encoded:options:)`, which is no faster and accepts
+  /// stray characters Foundation reads otherwise; those and missing padding go to
+  /// Foundation.
   mutating func base64() -> Any? {
     let start = position
     guard skip(to: UInt8(ascii: "<")) else { return nil }
@@ -666,9 +627,8 @@ private struct Cursor {
       var padding = 0
       var index = 0
       while index < text.count {
-        // Fast path, most of the text: four alphabet characters at a group boundary.
-        // (Every other table entry has its top bit set, so the OR is below 64 only
-        // when all four are sextets.)
+        // Four alphabet characters: other table entries have the top bit set, so the OR
+        // is below 64 only when all four are sextets.
         if sextets == 0, padding == 0, text.count - index >= 4 {
           let first = table[Int(text[index])]
           let second = table[Int(text[index + 1])]

@@ -11,15 +11,10 @@ import Foundation
 /// Writes a dictionary of property-list objects as an XML property list, in the layout
 /// Foundation writes (tab indentation, keys sorted, dates to the second).
 ///
-/// The store writes its file with this instead of `PropertyListSerialization` because on
-/// Linux the latter spends about 12 ms serialising 1,000 integers (bridging every value to
-/// an `NSObject`), which dominated a flush; this writer takes well under a millisecond for
-/// the same (see the benchmark). The library's own streaming reader
-/// (``PropertyListXMLReader``) reads what it writes, with `PropertyListSerialization` for
-/// anything else; the tests check that every value written here parses back equal in both.
-/// Anything XML cannot hold exactly (a control character, a date's fraction of a second, a
-/// null or a UID) or that it does not know (an unknown object type) makes it return `nil`:
-/// ``PropertyListFileWriter`` then writes binary, which holds all of them.
+/// Not `PropertyListSerialization`, which on Linux bridges every value to an `NSObject`
+/// and dominated a flush (see the benchmark). Anything XML cannot hold exactly (a control
+/// character, a fraction of a second, a null or a UID) or an unknown type returns `nil`:
+/// ``PropertyListFileWriter`` then writes binary.
 package struct PropertyListXMLWriter {
   private var bytes: [UInt8] = []
 
@@ -47,7 +42,6 @@ package struct PropertyListXMLWriter {
     }
   }
 
-  /// The document around the root dictionary `root` writes, of `count` entries.
   private static func document(
     count: Int, root: (inout PropertyListXMLWriter) -> Bool
   ) -> Data? {
@@ -100,8 +94,6 @@ package struct PropertyListXMLWriter {
     return true
   }
 
-  /// Writes `dictionary`, each value by `element` (whose arguments are the writer, the
-  /// value and its depth).
   private mutating func write<Element>(
     dictionary: [String: Element], depth: Int,
     element: (inout PropertyListXMLWriter, Element, Int) -> Bool
@@ -124,14 +116,11 @@ package struct PropertyListXMLWriter {
     return true
   }
 
-  /// Writes one object, sorted as the store sorts its own (see ``StoredObject``): native
-  /// Swift scalars, what the library's reader and typed writes produce, are written
-  /// without a cast to `NSNumber`, which would box each one in a new object.
+  /// Native Swift scalars are written without a cast to `NSNumber`, which would box each.
   private mutating func write(_ value: Any, depth: Int) -> Bool {
     write(stored: StoredObject(value), depth: depth)
   }
 
-  /// Writes one of the store's objects: its scalars without looking at their type.
   private mutating func write(stored value: StoredObject, depth: Int) -> Bool {
     switch value {
     case .int(let integer): element("integer", String(integer), depth: depth)
@@ -153,7 +142,6 @@ package struct PropertyListXMLWriter {
     return true
   }
 
-  /// Writes an object that is not one of the store's native scalars.
   private mutating func write(other value: Any, depth: Int) -> Bool {
     switch value {
     case let string as String:  // an NSString
@@ -196,8 +184,7 @@ package struct PropertyListXMLWriter {
     return true
   }
 
-  /// Booleans, integers (signed and unsigned 64-bit) and reals, told apart the way
-  /// Foundation does: by the number's stored type, not its value.
+  /// Told apart as Foundation does: by the number's stored type, not its value.
   private mutating func write(number: NSNumber, depth: Int) {
     // Bool and Foundation's boolean objects report "c" (a C char).
     if UInt8(bitPattern: number.objCType.pointee) == UInt8(ascii: "c") {
@@ -220,8 +207,7 @@ package struct PropertyListXMLWriter {
     return real.description  // shortest text that reads back as the same Double; "nan"
   }
 
-  /// The seconds since 1970 of the dates XML text can spell: about 2.1 billion years
-  /// either way (the year then fits `tm_year`'s Int32).
+  /// The dates XML text can spell: the year fits `tm_year`'s Int32.
   static let writableSeconds = -6.7e16...6.7e16
 
   /// `yyyy-MM-ddTHH:mm:ssZ` in UTC (what Foundation writes), for a date of whole seconds

@@ -3,20 +3,15 @@ import Foundation
 /// A property-list object as the library's store holds it: the four scalar types typed
 /// keys read most held as themselves, anything else as `Any`.
 ///
-/// Why not `Any` throughout: a typed read of an `Any` asks the runtime to cast it, about
-/// 260 of the 926 instructions a store's Int read took (643 now). Reading a case is a
-/// branch, and once a read is specialised for its value's type the cast of the case's
-/// payload is resolved at compile time.
+/// Why not `Any` throughout: a typed read of an `Any` asks the runtime to cast it, a large
+/// part of a read. Reading a case is a branch, and in a read specialised for its type the
+/// payload's cast is resolved at compile time.
 ///
 /// The cases hold exact Swift types only: an `NSNumber`, a `UInt64` or an `Int32` stays in
-/// ``other(_:)``. So reading, comparing and writing a stored object give what they gave
-/// for the `Any` it was made from (`NSNumber(value: true)` still reads as a `Bool`, and
-/// `1` still does not). Such objects (from Foundation's parser, a file it alone could read,
-/// or an `NSNumber` written or registered through `UserDefaults`' own API) are read at the
-/// old cost, a runtime cast.
+/// ``other(_:)``, so a stored object reads, compares and writes as the `Any` it was made
+/// from (`NSNumber(value: true)` still reads as a `Bool`), at the cost of a runtime cast.
 ///
-/// Cost in memory: 33 bytes, 40 with alignment, where an `Any` takes 32; the resident
-/// memory of a 100,000-key store went from 126 to 147 bytes a key (Foundation: 245).
+/// Cost in memory: 33 bytes, 40 with alignment, where an `Any` takes 32.
 @usableFromInline
 enum StoredObject {
   case int(Int)
@@ -35,7 +30,6 @@ enum StoredObject {
     self = Self.scalar(object) ?? .other(object)
   }
 
-  /// The scalar case of `object`'s dynamic type (`Object`, the `Any` opened), if it has one.
   private static func scalar<Object>(_ object: Object) -> StoredObject? {
     if let value = ExactTypeCast.exactly(opened: object, as: Int.self) { return .int(value) }
     if let value = ExactTypeCast.exactly(opened: object, as: String.self) { return .string(value) }
@@ -58,10 +52,8 @@ enum StoredObject {
 
   /// The object as a `Value`, or `nil`: what `object as? Value` gives.
   ///
-  /// Inlinable, so that in a read specialised for `Value` the case of that type is a move
-  /// and every other scalar case is folded away; only ``other(_:)`` is tested at run time
-  /// (``ExactTypeCast``: a `Data` read as `Data` is a type comparison, an `NSNumber` read as
-  /// `Int` the runtime's cast).
+  /// Inlinable: specialised for `Value`, its case is a move and other scalar cases fold
+  /// away; only ``other(_:)`` is tested at run time (``ExactTypeCast``).
   ///
   /// - Parameter as: The type to read the object as.
   /// - Returns: The object as a `Value`, or `nil` when it is not one.

@@ -1,14 +1,8 @@
 import Dispatch
 
-/// The one scheduler of background flushes, for every backend that saves its writes
-/// later: the library's store (within its flush window) and the saver of a Foundation
-/// suite (within ``FoundationSaving/window``).
-///
-/// Each backend keeps its own "a flush is scheduled" flag, under the lock that records its
-/// writes, so that a burst of writes schedules one flush; this type runs the flush and
-/// retries a failed one (a full disk, a directory that cannot be made) while changes
-/// wait, a second apart at least: otherwise they would wait for the next write or the
-/// process's exit.
+/// The one scheduler of background flushes. Each backend keeps its own "scheduled" flag,
+/// so a burst of writes schedules one flush; this type retries a failed flush while
+/// changes wait, a second apart at least, rather than wait for the next write or exit.
 enum DeferredFlush {
   /// Runs `flush` on `queue`, `window` from now; if it fails and `rearm` says changes
   /// still wait (marking a flush scheduled as it says so), runs it again after
@@ -34,7 +28,7 @@ enum DeferredFlush {
     }
   }
 
-  /// `duration` for Dispatch, whole seconds included (a window of 2 s is 2 s, not 0).
+  /// `duration` for Dispatch, whole seconds included.
   static func dispatchInterval(_ duration: Duration) -> DispatchTimeInterval {
     let (seconds, attoseconds) = duration.components
     return .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))

@@ -7,9 +7,7 @@ enum ExitFlush {
   /// Installs the exit hook and the background observer once; later calls cost one check.
   static func install() { _ = installed }
 
-  /// The notification UIKit posts when the app enters the background
-  /// (`UIApplication.didEnterBackgroundNotification`), named by its value so the library
-  /// needs no UIKit; posting it on any platform runs the flush.
+  /// `UIApplication.didEnterBackgroundNotification`, by value, so no UIKit is needed.
   static let didEnterBackground = Notification.Name("UIApplicationDidEnterBackgroundNotification")
 
   private static let installed: Void = {
@@ -37,8 +35,7 @@ enum ExitFlush {
     }
   }()
 
-  /// Saves the pending writes of every store and every Foundation suite the library
-  /// saves; failures stay pending and were reported where they happened.
+  /// Failures stay pending, reported where they happened.
   static func saveEverything() {
     for store in SuiteRegistry.fileStores() { try? store.flush() }
     FoundationSaving.saveNow()

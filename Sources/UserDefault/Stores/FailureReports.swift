@@ -1,10 +1,7 @@
-/// What a writer of a preferences file has reported already, so that a failure met again
-/// on every attempt (a retry a second later, each poll, each flush) is reported once until
-/// something succeeds. Kept under its writer's lock by the library's store and by the saver
-/// of a Foundation suite alike.
+/// What a writer of a preferences file has reported, so a failure met on every retry,
+/// poll or flush is reported once until something succeeds.
 struct FailureReports {
-  /// A damaged file that could not be moved aside, already reported: not reported again,
-  /// and never written over.
+  /// A damaged file that could not be moved aside, reported: never written over.
   private(set) var stuckDamage: PreferencesFile.Identity?
   private var lastFailure: String?
 
@@ -14,8 +11,7 @@ struct FailureReports {
     return lastFailure != failure
   }
 
-  /// Whether the damaged file with `identity`, which could not be moved aside, is another
-  /// than the one reported last; it is the one reported from now on.
+  /// Whether this stuck damaged file is another than the last reported; it is from now on.
   mutating func isNewStuckDamage(_ identity: PreferencesFile.Identity?) -> Bool {
     defer { stuckDamage = identity }
     return stuckDamage != identity

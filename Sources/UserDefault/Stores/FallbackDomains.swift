@@ -1,25 +1,14 @@
 import Foundation
 
-/// The read-only domains below a suite's own file, in the order a read looks through
-/// them: the suite's system-wide file in each directory of `XDG_CONFIG_DIRS` (Linux and
-/// other non-Apple platforms), then the global domain, `.GlobalPreferences.plist` in the
-/// preferences directory (the file `defaults write -g` writes), for every suite but the
-/// global one itself. The library never writes any of them.
-///
-/// `XDG_CONFIG_DIRS` is read as the XDG Base Directory specification says: directories
-/// separated by `:`, most important first, relative entries ignored, `/etc/xdg` when the
-/// variable is unset or empty. On Apple platforms `UserDefaults` keeps its own search
-/// list, and only the global file is looked at here.
-///
-/// A value: its owner keeps it in a lock (``FileStore``, refreshing it on its queue with the
-/// poll; ``FoundationSuite``, reading it once).
+/// The read-only domains below a suite's own file, in the order a read looks: the suite's
+/// file in each directory of `XDG_CONFIG_DIRS` (read as the XDG specification says; not
+/// on Apple platforms), then the global domain, `.GlobalPreferences.plist`, which
+/// `defaults write -g` writes. The library never writes them.
 struct FallbackDomains {
-  /// The global domain's file name, without `.plist`.
   static let globalSuite = ".GlobalPreferences"
 
   private struct Source {
     let file: PreferencesFile
-    /// The identity of the file as last read; `nil` when it was missing.
     var identity: PreferencesFile.Identity?
     var values: [String: StoredObject] = [:]
     var hasBeenRead = false
@@ -27,16 +16,13 @@ struct FallbackDomains {
 
   private var sources: [Source]
 
-  /// Each lower file as last read in this process, by path: every suite's store has the
-  /// global file below it, and takes it from here rather than parsing a copy of its own
-  /// (a process with 100 suites read it 100 times).
+  /// Each lower file as last read in this process, by path, so suites share one parse of
+  /// the global file.
   private static let parsed = Lock<[String: Parsed]>([:])
 
   private struct Parsed {
-    /// The identity the file had when it was read; `nil`: it was missing.
     let identity: PreferencesFile.Identity?
     let values: [String: StoredObject]
-    /// Why the file was skipped, when it was damaged.
     let problem: String?
   }
 
@@ -79,19 +65,15 @@ struct FallbackDomains {
     sources.contains { $0.file.identity() != nil }
   }
 
-  /// Reads again each file whose identity changed since it was last read (each one, the
-  /// first time); a damaged file is left out, and nothing is moved or written.
+  /// Reads again each file whose identity changed; a damaged one is left out, untouched.
   ///
-  /// - Returns: The merged values when they changed (else `nil`), and a sentence for each
-  ///   damaged file read, for the caller to report outside its locks: once per version of
-  ///   the file in the process. Cost: one `stat` a file; a read and parse of each file that
-  ///   changed, unless another suite of the process read that version already.
+  /// - Returns: The merged values when they changed (else `nil`), and a sentence per
+  ///   damaged version, to report outside locks. Cost: one `stat` a file, and a parse of
+  ///   each changed one no other suite read.
   mutating func refresh() -> (merged: [String: StoredObject]?, damage: [String]) {
     var changed = false
     var damage: [String] = []
     for index in sources.indices {
-      // A file is read again only when it is another version, so a damaged one is
-      // reported once per version.
       let identity = sources[index].file.identity()
       guard identity != sources[index].identity || !sources[index].hasBeenRead else { continue }
       sources[index].identity = identity
@@ -112,10 +94,8 @@ struct FallbackDomains {
     return (merged, damage)
   }
 
-  /// The values of `file` at `identity`: another suite's read of that version, else a
-  /// read now (outside the lock, so suites reading other files do not wait), shared from
-  /// then on. `isNew` is whether this call read it, so a damaged version is reported once
-  /// (twice, should two suites read it at the same moment).
+  /// The values of `file` at `identity`, shared between suites; read outside the lock.
+  /// `isNew`: this call read it, so damage is reported about once.
   private static func contents(
     of file: PreferencesFile, identity: PreferencesFile.Identity?
   ) -> (Parsed, isNew: Bool) {

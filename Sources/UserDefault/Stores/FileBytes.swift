@@ -14,17 +14,14 @@ import Foundation
 /// Owned by one reader at a time; not shared while in use.
 final class FileBytes {
   private var base: UnsafeMutableRawPointer
-  /// Bytes allocated.
   private(set) var capacity: Int
-  /// Bytes read by the last ``read(from:expecting:)``.
   private(set) var count = 0
 
-  /// A read that failed, with its `errno` (kept apart: a later `close` may change `errno`).
+  /// Keeps `errno`, which a later `close` may change.
   struct ReadFailure: Error {
     let code: Int32
   }
 
-  /// A buffer of `capacity` bytes; `nil` when memory cannot be had.
   init?(capacity: Int) {
     guard let base = malloc(max(capacity, 1)) else { return nil }
     self.base = base
@@ -33,10 +30,8 @@ final class FileBytes {
 
   deinit { free(base) }
 
-  /// Reads what is left of `descriptor`, expected to be `size` bytes, replacing what the
-  /// buffer held. One byte more than `size` is made room for, so that a file of the
-  /// expected size needs no `realloc` before the read that finds its end; a file that grew
-  /// meanwhile is read whole all the same.
+  /// Reads the rest of `descriptor`, expected to be `size` bytes, with room for one more,
+  /// so the read that finds the end needs no `realloc`; a file that grew is read whole.
   func read(from descriptor: Int32, expecting size: Int) throws(ReadFailure) {
     count = 0
     try reserve(max(size, 0) + 1)

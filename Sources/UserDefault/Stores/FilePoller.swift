@@ -3,12 +3,10 @@ import Dispatch
 /// Polls the file of every ``FileStore`` that has live objects, on one timer for the
 /// whole process, every `PreferencesStore.pollInterval` (200 ms).
 ///
-/// One timer rather than one a store: a store's own timer cost its first object a Dispatch
-/// source made and resumed (resuming wakes Dispatch's manager thread) and its last object a
-/// cancel, a few percent of opening a 1,000-key suite, and a process with many suites had
-/// as many timers firing. The shared timer is made with the first store and runs for the
-/// rest of the process; with no store to poll it does nothing. Each poll is queued on its
-/// store's own queue (``FileStore/pollFile()``), so a store that is busy holds up no other.
+/// One timer, not one a store: a store's own timer made opening a suite pay for a
+/// Dispatch source (resuming wakes Dispatch's manager thread), and many suites meant
+/// many timers. It runs for the rest of the process; each poll is queued on its store's
+/// queue, so a busy store holds up no other.
 enum FilePoller {
   private struct Polled {
     /// Held strongly: a weak reference would give each store a side table, which sends
@@ -18,19 +16,17 @@ enum FilePoller {
   }
   private static let polled = Lock(Polled())
 
-  /// Starts polling `store`. Called with the store's state locked, so that it cannot
-  /// cross a ``stopPolling(_:)`` of the same store.
+  /// Called with the store's state locked, so it cannot cross a ``stopPolling(_:)``.
   static func startPolling(_ store: FileStore) {
     polled.withLock { $0.stores[ObjectIdentifier(store)] = store }
   }
 
-  /// Stops polling `store`; called with the store's state locked.
+  /// Called with the store's state locked.
   static func stopPolling(_ store: FileStore) {
     polled.withLock { $0.stores[ObjectIdentifier(store)] = nil }
   }
 
-  /// Makes and starts the timer if there is none yet. Called outside the stores' locks:
-  /// starting it reaches Dispatch.
+  /// Starts the timer if there is none; outside the stores' locks, as it reaches Dispatch.
   static func run() {
     let made = polled.withLock { polled -> DispatchSourceTimer? in
       guard polled.timer == nil else { return nil }

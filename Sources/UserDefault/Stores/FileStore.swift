@@ -14,68 +14,57 @@ final class FileStore: StoreBackend {
   let fileProblem: DefaultsError?
   /// The format of the file when this store makes it; a file that exists keeps its own.
   let newFileFormat: PreferencesFile.Format
-  /// `context.hub.tracking`, kept here too: a read reaches a property of its own store
-  /// without a retain, where the chain through the context costs a retain and a release.
+  /// `context.hub.tracking`, kept here too: reaching it through the context costs a read
+  /// a retain and a release.
   private let tracking: TrackedKeys
   /// Whether `State.arguments` holds anything: checked without the lock.
   private let hasArguments: Bool
-  /// The read-only domains below the file (system-wide files, the global domain);
-  /// refreshed on `queue` only.
+  /// The read-only domains below the file; refreshed on `queue` only.
   private let fallbackSources: Lock<FallbackDomains>?
 
   private struct State {
     /// Held as ``StoredObject``s, so a typed read of a scalar makes no runtime cast; after
-    /// a cold open of a binary file, as an index of it until a write (``StoredValues``).
+    /// a cold open of a binary file, an index of it until a write (``StoredValues``).
     var values = StoredValues()
-    /// The launch arguments this store's reads see first (``LaunchArguments``); empty for
-    /// an in-memory store, which tests make and which must not depend on how the test
-    /// process was started. They never change.
+    /// The launch arguments reads see first; empty for an in-memory store, so tests do not
+    /// depend on how the test process was started.
     var arguments: [String: StoredObject]
-    /// What the read-only domains below the file hold (``FallbackDomains``), merged: read
-    /// when `values` holds nothing for a name, before `registered`.
+    /// The read-only domains below the file, merged: read after `values`, before
+    /// `registered`.
     var fallback: [String: StoredObject] = [:]
     var registered: [String: StoredObject] = [:]
-    /// Names changed since their last flush (the values hold the objects).
+    /// Names changed since their last flush.
     var pending = PendingWrites<Void>()
-    /// Flushes that have taken their snapshot of the values, numbered in that order.
     var flushesStarted: UInt64 = 0
-    /// The number of the latest flush that succeeded: everything written to this store
-    /// before that flush took its snapshot is durable.
+    /// Everything written before this flush took its snapshot is durable.
     var latestDurableFlush: UInt64 = 0
-    /// Whether a deferred flush is queued. It stays queued after a ``flush()`` that took
-    /// its changes, and writes made until it runs ride on it: a write-and-flush loop does
-    /// not arm a Dispatch timer, and wake Dispatch's timer thread, per write (a
-    /// write-and-flush loop went from 361 to 354 µs a write, means of six runs).
+    /// Stays set after a ``flush()`` that took the changes, so writes until the deferred
+    /// flush runs ride on it: a write-and-flush loop does not arm a Dispatch timer, and
+    /// wake its thread, per write.
     var isFlushScheduled = false
     var flushWindow: Duration
-    /// The identity of the file as this store last read or wrote it whole.
+    /// The file as this store last read or wrote it whole.
     var fileIdentity: PreferencesFile.Identity?
-    /// The format of the file as this store last read or wrote it: it writes it back so.
     var fileFormat: PreferencesFile.Format
     /// Whether the store's first object has been made (and the file taken in, if any).
     var hasLoaded = false
-    /// What was reported already: a failure met on every poll or flush is reported once.
+    /// A failure met on every poll or flush is reported once.
     var reports = FailureReports()
-    /// Live ``PreferencesStore`` objects of this store; the file is polled while any exist.
+    /// Live ``PreferencesStore`` objects; the file is polled while any exist.
     var users = 0
-    /// Whether a poll of the file is queued on `queue` and has not begun.
     var isPollQueued = false
 
-    /// Stores `object` under `name` (`nil` removes) and returns the change; when `object`
-    /// holds the value already stored, of the same type, leaves the stored object and
-    /// returns `nil`. One lookup when the value changes, where a read and then a store
-    /// cost two.
+    /// Stores `object` under `name` (`nil` removes) and returns the change, or `nil` when
+    /// `object` is the value already stored (the stored object stays). One lookup.
     ///
     /// - Parameters:
     ///   - object: A checked property list, or `nil` to remove.
     ///   - name: The stored name.
     /// - Returns: The change to announce, or `nil` when nothing changed.
     mutating func storeChange(_ object: Any?, forName name: String) -> ChangeHub.Change? {
-      // Not `ChangeHub.Change(name:from:to:)`, though the test is the same (`isSame(as:)`):
-      // passing the two objects as optionals copied them through their value witnesses,
-      // and a write cost 6,478 instructions instead of 5,756 (callgrind, in-memory store).
-      // Without a value of its own, a name reads what a lower domain holds: a removal
-      // reveals it, and a first write replaces it.
+      // Not `ChangeHub.Change(name:from:to:)`: passing the objects as optionals copies
+      // them through their value witnesses, measurably slower on every write. A removal
+      // reveals what a lower domain holds, and a first write replaces it.
       guard let object else {
         guard let old = values.removeValue(forKey: name) else { return nil }
         return ChangeHub.Change(
@@ -87,17 +76,15 @@ final class FileStore: StoreBackend {
           name: name, oldObject: lowerObject(for: name)?.object, newObject: object)
       }
       if old.isSame(as: new) {
-        // The same value: the object stored before stays, as if nothing was written (a
-        // 0.0 written over a stored -0.0 leaves the -0.0 the file holds).
+        // The old object stays: 0.0 written over -0.0 leaves the file's -0.0.
         _ = values.updateValue(old, forKey: name)
         return nil
       }
       return ChangeHub.Change(name: name, oldObject: old.object, newObject: object)
     }
 
-    /// What a read of `name` finds below the suite's file: the lower domains (skipped
-    /// when they hold nothing, the common case), then the registered defaults. The one
-    /// answer for every change that reveals or hides it; the read path spells it out.
+    /// What a read of `name` finds below the suite's file: the lower domains, then the
+    /// registered defaults. The read path spells it out.
     func lowerObject(for name: String) -> StoredObject? {
       if !fallback.isEmpty, let lower = fallback[name] { return lower }
       return registered[name]
@@ -108,9 +95,8 @@ final class FileStore: StoreBackend {
       !arguments.isEmpty && arguments[name] != nil
     }
 
-    /// `changes` of the suite's file as readers see them: a change under a launch
-    /// argument is not seen, and a value that appears or goes is compared with what the
-    /// lower domains and registered defaults give.
+    /// `changes` of the file as readers see them: none under a launch argument, and a
+    /// value that appears or goes compared with what lies below it.
     func asSeen(_ changes: [ChangeHub.Change]) -> [ChangeHub.Change] {
       if arguments.isEmpty && fallback.isEmpty && registered.isEmpty { return changes }
       return changes.compactMap { change in
@@ -123,7 +109,6 @@ final class FileStore: StoreBackend {
       }
     }
 
-    /// Records that `name` changed and must be flushed.
     mutating func noteChange(of name: String) {
       pending.record(name, ())
     }
@@ -136,9 +121,8 @@ final class FileStore: StoreBackend {
   private let state: Lock<Guarded>
   /// Serialises flushes, reloads and exclusive runs of this store in this process.
   private let queue = DispatchQueue(label: "UserDefault.FileStore")
-  /// Marks `queue`, so a flush asked for from code already running on it (a migration
-  /// step inside ``exclusively(_:)``) is left to that code's commit instead of waiting on
-  /// the queue forever.
+  /// Marks `queue`: a flush from code already on it (a migration step) is left to that
+  /// code's commit instead of deadlocking.
   private let queueKey = DispatchSpecificKey<Bool>()
   private let arrivals = FlushArrivals()
 
@@ -165,14 +149,12 @@ final class FileStore: StoreBackend {
     queue.setSpecific(key: queueKey, value: true)
   }
 
-  /// How long a write may wait before it is flushed.
   var flushWindow: Duration { state.withLock { $0.state.flushWindow } }
 
   // MARK: Objects using the store
 
-  /// Called by each ``PreferencesStore`` object made for this store: the first one loads
-  /// the file (or catches up with it) and starts polling it. A later object asking for a
-  /// shorter flush window gets it for the whole store.
+  /// Called by each ``PreferencesStore`` object made for this store: the first loads the
+  /// file and starts polling it. A shorter flush window asked for applies to the store.
   func attach(flushWindow: Duration) {
     let isFirst = state.withLock { guarded in
       guarded.state.users += 1
@@ -185,8 +167,7 @@ final class FileStore: StoreBackend {
     }
     guard isFirst, file != nil else { return }
     reloadFromDisk()
-    // From now on an object of the store exists: whatever the poll finds (a file that was
-    // missing above, say) is compared and announced.
+    // From now on whatever the poll finds is compared and announced.
     state.withLock { guarded in
       guarded.state.hasLoaded = true
       // Unless the last object went meanwhile (its detach found nothing to stop).
@@ -195,8 +176,7 @@ final class FileStore: StoreBackend {
     FilePoller.run()
   }
 
-  /// Called when a ``PreferencesStore`` object goes: polling stops with the last one.
-  /// Pending changes are flushed all the same (the scheduled flush holds the store).
+  /// Polling stops with the last object; pending changes are flushed all the same.
   func detach() {
     state.withLock { guarded in
       guarded.state.users -= 1
@@ -213,15 +193,13 @@ final class FileStore: StoreBackend {
   private func storedObject(forKey name: String) -> StoredObject? {
     state.withLock { guarded in
       if hasArguments, let argument = guarded.state.arguments[name] { return argument }
-      // `StoredValues.object(forKey:)` spelled out, the index's test first: as one call, it
-      // cost this read about 85 instructions more (see `dictionaryObject(forKey:)`).
+      // `StoredValues.object(forKey:)` and, below, `State.lowerObject(for:)` spelled out:
+      // as calls they were measurably slower on this, every read's, path.
       if guarded.state.values.isIndexed {
         if let value = guarded.state.values.indexedObject(forKey: name) { return value }
       } else if let value = guarded.state.values.dictionaryObject(forKey: name) {
         return value
       }
-      // Spelled out rather than a method of `State`, which cost a read of an absent key
-      // 76 more instructions (callgrind: 373 before the lower domains, 449, now 377).
       if !guarded.state.fallback.isEmpty, let lower = guarded.state.fallback[name] { return lower }
       return guarded.state.registered[name]
     }
@@ -231,9 +209,8 @@ final class FileStore: StoreBackend {
     hasArguments ? state.withLock { $0.state.arguments[name] } : nil
   }
 
-  /// Every typed read's path on this store: tells the Observation framework that the key
-  /// at `path` was read, then lock and lookup; the object as the store holds it, so that
-  /// the read makes no cast from `Any`.
+  /// Every typed read's path: tells the Observation framework of the read, then lock and
+  /// lookup; the object as held, so the read makes no cast from `Any`.
   func storedObject(forKey name: String, tracking path: TrackedKeys.Path) -> StoredObject? {
     tracking.access(path)
     return storedObject(forKey: name)
@@ -267,10 +244,9 @@ final class FileStore: StoreBackend {
     return state.withLock { Array($0.state.values.names()) }
   }
 
-  /// Makes the dictionary of values that are still a file's index, without holding the
-  /// lock while it is made (about 800 instructions a key: tens of milliseconds at 100,000
-  /// keys, which readers on other threads would wait for), and puts it in place unless the
-  /// values changed meanwhile (then whoever changed them made it).
+  /// Makes the dictionary of values that are still a file's index without holding the
+  /// lock (at 100,000 keys readers on other threads would wait tens of milliseconds), and
+  /// puts it in place unless the values changed meanwhile.
   private func makeDictionaryOutsideLock() {
     guard let snapshot = state.withLock({ $0.state.values.isIndexed ? $0.state.values : nil })
     else { return }
@@ -282,9 +258,6 @@ final class FileStore: StoreBackend {
       }
     }
   }
-
-  /// Whether the values are still the index of the file the store opened (for tests).
-  var holdsIndex: Bool { state.withLock { $0.state.values.isIndexed } }
 
   // MARK: Writing
 
@@ -303,8 +276,8 @@ final class FileStore: StoreBackend {
 
   private func update<Changes: Collection<(String, Any?, TrackedKeys.Path?)>>(_ changes: Changes) {
     let result = state.withLock { guarded -> ([ChangeHub.Change], Duration?)? in
-      // Values still a file's index: their dictionary is made outside the lock first (the
-      // test is here, not in a lock of its own, so that a write takes the lock once).
+      // An index: its dictionary is made outside the lock first. Tested here so that a
+      // write takes the lock once.
       guard !guarded.state.values.isIndexed else { return nil }
       var applied: [ChangeHub.Change] = []
       var wrote = false
@@ -313,8 +286,7 @@ final class FileStore: StoreBackend {
         change.trackingPath = trackingPath
         guarded.state.noteChange(of: name)
         wrote = true
-        // A name given as a launch argument keeps reading the argument: its write
-        // changes the file, not what observers see.
+        // A launch argument still wins: the write changes the file, not what is seen.
         if guarded.state.isArgument(name) { continue }
         applied.append(change)
       }
@@ -330,9 +302,8 @@ final class FileStore: StoreBackend {
     if let window { flushLater(after: window) }
   }
 
-  /// Queues a flush `window` from now (``DeferredFlush``, which retries a failure while
-  /// changes wait). Holds the store until it ran: a write is flushed even if every object
-  /// of the store is released meanwhile.
+  /// Queues a flush `window` from now (``DeferredFlush``). Holds the store until it ran:
+  /// a write is flushed even if every object of the store is released meanwhile.
   private func flushLater(after window: Duration) {
     DeferredFlush.schedule(
       on: queue, after: window,
@@ -354,20 +325,17 @@ final class FileStore: StoreBackend {
   }
 
   func watchOutsideChanges(of names: [String]) {
-    // Every write in this process passes through the store, and other processes' writes
-    // are found by the poll: there is nothing outside to watch.
+    // Nothing to do: other processes' writes are found by the poll.
   }
 
   // MARK: Disk
 
-  /// Group commit: a flush that finds another in progress waits for it on the store's
-  /// queue, and is then satisfied by any flush that took its snapshot after this call
-  /// began (so it holds this caller's writes) and succeeded; otherwise it writes, and its
-  /// one file replacement serves every flush waiting behind it. Never returns before the
-  /// caller's own changes are durable, except when called from code already running on
-  /// the store's queue (a migration step, or an observer told of a change the poll found):
-  /// it then returns at once, and the changes are made durable by that migration's commit,
-  /// or by the flush their write queued, within the flush window.
+  /// Group commit: a flush waits on the store's queue, and is satisfied by any flush
+  /// that took its snapshot after this call began and succeeded; otherwise its one file
+  /// replacement serves every flush waiting behind it. Never returns before the caller's
+  /// changes are durable, except from code already on the queue (a migration step, an
+  /// observer of a polled change): then the migration's commit, or the flush the write
+  /// queued, makes them durable.
   func flush() throws(DefaultsError) {
     guard let file else {
       if let fileProblem { throw fileProblem }
@@ -379,8 +347,7 @@ final class FileStore: StoreBackend {
     let started = state.withLock { $0.state.flushesStarted }
     try onQueue { () throws(DefaultsError) in
       guard state.withLock({ $0.state.latestDurableFlush <= started }) else { return }
-      // Group commit: threads that are ready to run get the processor first, so writes
-      // they are about to make land before this flush takes its snapshot, and its one
+      // Threads ready to run go first, so their writes land before the snapshot and this
       // replacement serves their flushes too. Alone, this costs one system call.
       sched_yield()
       arrivals.gather()
@@ -389,7 +356,6 @@ final class FileStore: StoreBackend {
     }
   }
 
-  /// Runs `body` on the store's queue and waits, passing its error on.
   private func onQueue<Result>(_ body: () throws(DefaultsError) -> Result) throws(DefaultsError)
     -> Result
   {
@@ -401,17 +367,14 @@ final class FileStore: StoreBackend {
 
   private func flushOnQueue(_ file: PreferencesFile) throws(DefaultsError) {
     // Nothing to write (checked first, so a flush with writes pays no extra `stat`) and no
-    // directory, so no file to take in: the file is missing, and no directory (nor lock
-    // file) is made for nothing. A write after the check schedules its own flush, which
-    // makes the directory.
+    // directory: no directory or lock file is made for nothing.
     if state.withLock({ $0.state.pending.isEmpty }) {
       if !file.hasDirectory {
         adopt(StoredValues(), identity: nil, format: newFileFormat, flushed: [:])
         return
       }
-      // Nothing to write, and the file is as this store last saw it (read, written, or
-      // missing): nothing to do, and no lock taken (the exit flush of a process that
-      // opened 3,000 suites and changed none made 3,000 lock files).
+      // Nothing to write and the file as this store last saw it: no lock taken, so an
+      // exit flush of many unchanged suites makes no lock files.
       let identity = file.identity()
       if state.withLock({ $0.state.hasLoaded && $0.state.fileIdentity == identity }) { return }
     }
@@ -431,21 +394,17 @@ final class FileStore: StoreBackend {
     }
   }
 
-  /// Brings the file and memory together; the caller holds the file's lock.
-  ///
-  /// When the file is the one this store last read or wrote, it holds this store's values
-  /// minus the pending changes: memory is the merge, with no read. Otherwise the file is
-  /// read and the pending changes merged into it. Whatever is at the path that is not a
-  /// readable dictionary is moved aside, and then the store's whole state is written, not
-  /// only what is pending; if it cannot be moved aside nothing is written.
+  /// Brings the file and memory together; the caller holds the file's lock. A file this
+  /// store last read or wrote is not read again: memory is the merge. Otherwise pending
+  /// changes are merged into the file read; a damaged file is moved aside and the whole
+  /// state written (nothing, if it cannot be moved).
   ///
   /// - Returns: the flush's number (see ``State/flushesStarted``), taken with its snapshot.
   @discardableResult
   private func writeLocked(_ file: PreferencesFile) throws(DefaultsError) -> UInt64 {
     let identity = file.identity()
-    // The values as they are, an index still if nothing was written (a copy shares the
-    // index): a flush with nothing pending, such as every launch's migration check, does
-    // not make the dictionary.
+    // A copy shares the index: a flush with nothing pending (every launch's migration
+    // check) does not make the dictionary.
     let (pending, snapshot, isFileKnown, number, format) = state.withLock { guarded in
       guarded.state.flushesStarted += 1
       let isKnown = identity != nil && identity == guarded.state.fileIdentity
@@ -474,14 +433,13 @@ final class FileStore: StoreBackend {
       })
     let merged = try file.mergeLocked(
       changes, suite: context.name, onDamage: policy, newFileFormat: newFileFormat)
-    // Written from this store's own values when a damaged file was replaced: nothing to
-    // compare or announce.
     adopt(
       StoredValues(merged.values), identity: merged.identity, format: merged.format,
       flushed: pending, compare: !merged.replacedDamage)
     return number
   }
 
+<<<<<<< HEAD
   /// Runs `body` on the store's queue while holding the file's lock, after loading what
   /// other processes wrote; `commit` writes the changes made so far without letting the
   /// lock go. Other processes' flushes and runs wait meanwhile: a migration step and its
@@ -491,6 +449,11 @@ final class FileStore: StoreBackend {
   /// - Throws: ``DefaultsDiagnostic/Kind/nestedUpdate`` when called from code the queue is
   ///   running (an observer told of a change the poll found, a migration step): waiting
   ///   for the queue there would never end.
+=======
+  /// Runs `body` on the store's queue holding the file's lock, after taking in other
+  /// processes' writes; `commit` writes without letting the lock go. For migrations: a
+  /// step and its version land in one write, and no two processes run a step.
+>>>>>>> i35-comments
   func exclusively<Result>(
     _ body: (_ commit: () throws(DefaultsError) -> Void) throws(DefaultsError) -> Result
   ) throws(DefaultsError) -> Result {
@@ -516,16 +479,14 @@ final class FileStore: StoreBackend {
   }
 
   /// Takes the file's content as the new state, keeping local changes newer than the
-  /// flush, and tells observers about keys another process changed. `compare: false`
-  /// when `disk` is known to equal this store's values (it was written from them).
+  /// flush, and announces keys another process changed. `compare: false` when `disk` was
+  /// written from this store's values.
   private func adopt(
     _ disk: StoredValues, identity: PreferencesFile.Identity?,
     format: PreferencesFile.Format, flushed: [String: PendingWrites<Void>.Write],
     compare: Bool = true
   ) {
-    // A comparison needs this store's dictionary: made outside the lock. (`disk` is an
-    // index only from a first load, which compares nothing unless objects of the store
-    // were made or written meanwhile.)
+    // A comparison needs this store's dictionary, made outside the lock.
     if compare { makeDictionaryOutsideLock() }
     var disk = disk
     let changes = state.withLock { guarded in
@@ -537,10 +498,8 @@ final class FileStore: StoreBackend {
       guarded.state.reports.fileIsSound()
       guard compare else { return [ChangeHub.Change]() }
       if isFirstLoad && guarded.state.pending.isEmpty && guarded.state.users <= 1 {
-        // The first load, made while the first object of the store is being made: nobody
-        // has read or observed anything yet, so there is nothing to compare or announce
-        // (at 100,000 keys, announcing them cost more than reading the file). A binary
-        // file stays an index until something needs the dictionary.
+        // The first load: nobody has read or observed anything, so nothing is compared
+        // or announced (at 100,000 keys that cost more than reading the file).
         guarded.state.values = disk
         return []
       }
@@ -556,17 +515,14 @@ final class FileStore: StoreBackend {
     context.announce(changes)
   }
 
-  /// Takes in the file when it changed since this store last looked (another process
-  /// wrote it, or someone replaced it): the same read-merge-write as a flush, so damage
-  /// found here is handled as there.
+  /// Takes in the file if it changed since this store last looked, as a flush does.
   func reloadFromDisk() {
     guard let file else { return }
     queue.sync { reloadOnQueue(file) }
   }
 
-  /// ``reloadFromDisk()`` for the poll: queued on the store's queue rather than waited
-  /// for, so a store whose queue is busy (a flush waiting on another process's lock, a
-  /// migration) holds up no other store's poll; at most one is queued at a time.
+  /// ``reloadFromDisk()`` for the poll, queued rather than waited for: a busy store holds
+  /// up no other store's poll. At most one is queued.
   func pollFile() {
     guard let file else { return }
     let isQueued = state.withLock { guarded in
@@ -588,15 +544,13 @@ final class FileStore: StoreBackend {
         $0.state.pending.isEmpty
       )
     }
-    // Before the first load there is nothing to compare with, so no `stat`: the read
-    // below takes the identity of what it read from its descriptor.
+    // No `stat` before the first load: the read takes the identity from its descriptor.
     if hasLoaded {
       let identity = file.identity()
       guard identity != known && (identity == nil || identity != stuck) else { return }
     }
-    // Nothing to write and nothing to repair: the file is taken in without its lock
-    // (whose file a first open would otherwise create) and without a flush's checks of
-    // the directory. A write made meanwhile is safe: `adopt` keeps names changed here.
+    // Nothing to write or repair: read without the lock (which a first open would create)
+    // or the directory checks. `adopt` keeps names written meanwhile.
     if hasNothingPending,
       let (values, identity, format) = file.valuesWithoutRepair(indexing: !hasLoaded)
     {
@@ -606,9 +560,8 @@ final class FileStore: StoreBackend {
     try? flushOnQueue(file)
   }
 
-  /// Takes in a change of the read-only domains below the file (``FallbackDomains``), on
-  /// the queue, with the poll: observers of a name the suite's file does not hold (nor a
-  /// launch argument) are told its new value.
+  /// Takes in a change of the read-only domains below the file, with the poll, and tells
+  /// observers of names that neither the file nor an argument hides.
   private func refreshFallbacks() {
     guard let fallbackSources else { return }
     let (found, damage) = fallbackSources.withLock { $0.refresh() }

@@ -3,31 +3,22 @@ import Foundation
 /// Turns what Foundation says about changes into per-key changes for one
 /// ``FoundationSuite``.
 ///
-/// `UserDefaults.didChangeNotification` says that something in some suite changed, not
-/// what. Darwin posts it after every `set` in the process, including plain calls that
-/// bypass the library, but never for another process's write (a widget, `defaults write`);
-/// Foundation on Linux posts it only for `setPersistentDomain` and
-/// `removePersistentDomain`, so there plain `set` calls are not seen in-process. On Darwin
-/// each watched key is therefore observed by key-value observing instead, which Darwin
-/// fires for writes from any instance and any process, one key at a time; only keys that
-/// key-value observing would read as a key path (a `.` in the name, or a leading `@`) are
-/// left to the notification, which then checks those keys only.
+/// `UserDefaults.didChangeNotification` says that something changed, not what. Darwin
+/// posts it after every `set` in the process but never for another process's write; Linux
+/// only for `setPersistentDomain` and `removePersistentDomain`. So on Darwin each watched
+/// key is observed by key-value observing, which sees every instance and process; only
+/// names it would read as key paths (a `.`, a leading `@`) are left to the notification.
 ///
-/// The watcher remembers the last stored object of each observed key and publishes the
-/// keys whose object now differs. On Apple platforms, where an instance's suite is not
-/// known (see ``FoundationInstances``), every notification is checked: comparing is what
-/// decides anyway. The backend's own writes publish themselves and update the memory, so
-/// they are not delivered twice. Cost: nothing until a key is observed; then one read and
-/// comparison per changed key on Darwin, and per observed key per notification elsewhere.
+/// The watcher remembers each observed key's last object and publishes those that differ;
+/// the backend's own writes publish themselves. Cost: nothing until a key is observed;
+/// then a read and comparison per changed key on Darwin, per observed key elsewhere.
 final class FoundationChangeNotifications: Sendable {
   private struct State: @unchecked Sendable {
     // Only touched while holding `state`'s lock; the objects are immutable property lists.
     var lastKnown: [String: StoredObject] = [:]
     var watched: Set<String> = []
-    /// The watched names the notification checks: all of them but on Darwin, where key-value
-    /// observing reports each of the others.
+    /// The watched names the notification checks: on Darwin, those KVO cannot observe.
     var notified: Set<String> = []
-    /// The notification center's token of this watcher's subscription.
     var subscription: (any NSObjectProtocol)?
   }
 
@@ -39,9 +30,7 @@ final class FoundationChangeNotifications: Sendable {
     private let keyValueObserver: KeyValueObserver
   #endif
 
-  /// A watcher of `instance` that reads current objects with `read` and reports
-  /// differences to `announce`; `writer` identifies the backend whose own writes must not
-  /// be echoed. The watcher does not keep `instance` alive.
+  /// `writer`: the backend whose own writes must not be echoed. `instance` is not kept.
   init(
     instance: UserDefaults?, writer: ObjectIdentifier, read: @escaping @Sendable (String) -> Any?,
     announce: @escaping @Sendable ([ChangeHub.Change]) -> Void
@@ -61,7 +50,6 @@ final class FoundationChangeNotifications: Sendable {
     }
   }
 
-  /// Starts watching `names`.
   func watch(_ names: [String]) {
     var observed: [String] = []
     state.withLock { state in
@@ -81,8 +69,8 @@ final class FoundationChangeNotifications: Sendable {
     #endif
   }
 
-  /// Runs the backend's own Foundation call that stores `object` under `name`, so the
-  /// notification Darwin posts from inside it is not taken for an outside change.
+  /// Runs the backend's own write, so Darwin's notification from it is not taken for an
+  /// outside change.
   func libraryWrites(_ name: String, _ object: Any?, _ body: () -> Void) {
     state.withLock { state in
       if state.watched.contains(name) { state.lastKnown[name] = object.map(StoredObject.other) }
@@ -90,7 +78,6 @@ final class FoundationChangeNotifications: Sendable {
     Self.$writingBackend.withValue(writer, operation: body)
   }
 
-  /// The backend whose own Foundation call is running on this task, if any.
   @TaskLocal private static var writingBackend: ObjectIdentifier?
 
   private func handle(_ notification: Notification) {
@@ -103,15 +90,12 @@ final class FoundationChangeNotifications: Sendable {
     publishChanges { $0.notified }
   }
 
-  /// Publishes `name` if its object differs from the last known one (key-value observing
-  /// said it changed, which it also says for an equal write).
+  /// Publishes `name` if its object differs (KVO also reports an equal write).
   private func handleChange(of name: String) {
     guard Self.writingBackend != writer else { return }
     publishChanges { _ in CollectionOfOne(name) }
   }
 
-  /// Compares the names `pick` chooses with their last known objects and publishes those
-  /// that differ.
   private func publishChanges<Names: Sequence<String>>(_ pick: (State) -> Names) {
     let changes = state.withLock { state in
       let names = pick(state)
@@ -122,7 +106,7 @@ final class FoundationChangeNotifications: Sendable {
     announce(changes)
   }
 
-  /// Subscribes to the notification while the watcher exists: the subscription ends with it.
+  /// The subscription ends with the watcher.
   func subscribe() {
     let token = NotificationCenter.default.addObserver(
       forName: UserDefaults.didChangeNotification, object: nil, queue: nil
@@ -134,9 +118,8 @@ final class FoundationChangeNotifications: Sendable {
 }
 
 #if canImport(ObjectiveC)
-  /// Darwin's key-value observing of one instance's keys: it reports writes of other
-  /// processes (through `cfprefsd`) as well as this one's. Holds the instance weakly (the
-  /// library must not keep an instance alive) and removes its observations when it goes.
+  /// Darwin's key-value observing of one instance's keys, which also reports other
+  /// processes' writes. Holds the instance weakly.
   private final class KeyValueObserver: NSObject, @unchecked Sendable {
     private struct State {
       weak var instance: UserDefaults?
@@ -150,14 +133,13 @@ final class FoundationChangeNotifications: Sendable {
       state = Lock(State(instance: instance))
     }
 
-    /// What to call with the name of a key that changed; set once, before observing.
+    /// Set once, before observing.
     var changed: (@Sendable (String) -> Void)? {
       get { state.withLock { $0.changed } }
       set { state.withLock { $0.changed = newValue } }
     }
 
-    /// Whether key-value observing takes `name` as a key: it reads a `.` as a key path's
-    /// separator, and a leading `@` as an operator.
+    /// KVO reads a `.` as a key path's separator, and a leading `@` as an operator.
     static func canObserve(_ name: String) -> Bool {
       !name.isEmpty && !name.contains(".") && !name.hasPrefix("@")
     }

@@ -3,13 +3,10 @@ import Foundation
 /// The form of a stored object that Foundation's own `synchronize()` on Linux keeps
 /// exactly.
 ///
-/// `synchronize()` writes the suite's domain as an XML property list and, on its next
-/// call, reads that file back into the instance's memory (measured with plain Foundation,
-/// swift-corelibs-foundation 6.3.1). XML keeps a `<date>` to whole seconds, rounding down
-/// (a quarter second before 1970 becomes a whole second before it), and writes `-0.0` as
-/// `0.0`; every other property-list value survives, reals with all 17 digits. Legacy code
-/// calls `synchronize()` all the time, so a Foundation suite's objects are stored in a form
-/// that survives it, and the library's readers turn them back:
+/// `synchronize()` writes the suite's domain as XML and, on its next call, reads it back
+/// into memory (swift-corelibs-foundation 6.3.1). XML keeps a `<date>` to whole seconds,
+/// rounding down, and writes `-0.0` as `0.0`. Legacy code calls `synchronize()` all the
+/// time, so objects are stored in a form that survives it, which the readers turn back:
 ///
 /// | value | stored on a Linux Foundation instance as | what a plain Foundation reader sees |
 /// |---|---|---|
@@ -36,8 +33,7 @@ enum FoundationFileForm {
     #endif
   }
 
-  /// Whether Foundation's XML would change `object`: a date it cannot hold, `-0.0`, or a
-  /// container holding one.
+  /// A date XML cannot hold, `-0.0`, or a container holding one.
   private static func needsChange(_ object: Any) -> Bool {
     if let date = object as? Date { return !isWholeXMLDate(date.timeIntervalSinceReferenceDate) }
     if let number = object as? Double { return number == 0 && number.sign == .minus }
@@ -48,7 +44,6 @@ enum FoundationFileForm {
     return false
   }
 
-  /// Whether an XML `<date>` holds `seconds` (since 2001) exactly.
   private static func isWholeXMLDate(_ seconds: Double) -> Bool {
     seconds.rounded(.towardZero) == seconds && !(seconds == 0 && seconds.sign == .minus)
       && (Date.distantPast

@@ -2,33 +2,25 @@ import Foundation
 
 /// Finds the backend of a Foundation `UserDefaults` instance, remembered by identity.
 ///
-/// Foundation does not say which suite an instance belongs to. On Linux the instance's
-/// private `suite` field is read by reflection, once per instance; if that field is not
-/// found (another Foundation version), the instance gets a backend of its own, never the
-/// standard suite's, and this is reported once. On Apple platforms private fields are not
-/// read: `.standard` is its suite, and any other instance gets a backend of its own
-/// (Darwin's instances of one suite share values by themselves, and the notifications
-/// Darwin posts after every write reach observers of every instance). A subclass of
-/// `UserDefaults` other than ``PreferencesStore`` keeps its own storage, so it gets a
-/// backend of its own as well.
+/// Foundation does not say which suite an instance belongs to. On Linux its private
+/// `suite` field is read by reflection, once; without that field, the instance gets a
+/// backend of its own (reported once). On Apple platforms `.standard` is its suite and
+/// any other instance gets its own (Darwin shares values and notifications itself). So
+/// does a subclass other than ``PreferencesStore``, which keeps its own storage.
 enum FoundationInstances {
   private struct Known {
-    /// Weak, so the table keeps no instance alive (nor, for one with a backend of its own,
-    /// that backend): the entry of an instance that is gone is stale, and is swept. Compared
-    /// by identity before the entry is used, so an instance at the address of one that is
-    /// gone never gets the other's backend.
+    /// Weak, so the table keeps no instance alive; stale entries are swept. Compared by
+    /// identity, so a new instance at a dead one's address never gets its backend.
     weak var instance: UserDefaults?
     let backend: FoundationSuite
   }
 
   private struct Table {
     var known: [ObjectIdentifier: Known] = [:]
-    /// The entry count at which stale entries are swept next: twice the count left by the
-    /// last sweep, so a sweep costs each resolve a constant share.
+    /// Twice the count left by the last sweep: each resolve pays a constant share.
     var sweepAt = minimumSweep
     var isUnidentifiedReported = false
 
-    /// The backend of `defaults`, if its entry is live.
     func backend(of defaults: UserDefaults) -> FoundationSuite? {
       guard let known = known[ObjectIdentifier(defaults)], known.instance === defaults else {
         return nil
@@ -48,7 +40,6 @@ enum FoundationInstances {
 
   private static let table = Lock(Table())
 
-  /// The instances remembered that are still alive.
   static func liveInstances() -> [UserDefaults] {
     table.withLock { $0.known.values.compactMap(\.instance) }
   }
@@ -56,21 +47,14 @@ enum FoundationInstances {
   /// The number of instances remembered, stale entries included (for tests).
   static var rememberedCount: Int { table.withLock { $0.known.count } }
 
-  /// The backend of `defaults`. `suiteField` names the private field that holds an
-  /// instance's suite name in swift-corelibs-foundation (a parameter so that tests can
-  /// make the probe miss).
+  /// `suiteField`: the private field naming the suite, a parameter so tests can miss it.
   static func backend(of defaults: UserDefaults, suiteField: String = "suite") -> FoundationSuite {
     withBackend(of: defaults, suiteField: suiteField) { $0 }
   }
 
-  /// Calls `body` with the backend of `defaults`, borrowed: a read through here pays no
-  /// retain and release of the backend (46 of a Foundation read's 12,900 instructions).
-  ///
-  /// The thread's record keeps the backend alive while `body` runs, as long as `body`
-  /// resolves no other instance on this thread (which would replace the record). Besides,
-  /// every backend has another holder while `body` runs: ``SuiteRegistry`` holds a suite's
-  /// for the life of the process, and this type's table one an instance has of its own for
-  /// as long as that instance lives, which the caller's `defaults` guarantees.
+  /// Calls `body` with the backend of `defaults`, borrowed: a read pays no retain and
+  /// release. Safe: ``SuiteRegistry`` holds a suite's backend for ever, and the table an
+  /// instance's own for as long as `defaults` lives.
   ///
   /// - Parameters:
   ///   - defaults: The instance whose backend is wanted.
@@ -103,7 +87,7 @@ enum FoundationInstances {
         name: description, defaults: defaults, saving: .none, holdsInstance: false)
     }
     let (found, reportUnidentified) = table.withLock { table -> (FoundationSuite, Bool) in
-      // Another thread may have resolved the instance meanwhile: its backend wins.
+      // Another thread resolved it meanwhile: its backend wins.
       if let known = table.backend(of: defaults) { return (known, false) }
       table.remember(defaults, backend)
       guard case .own(_, let isFault) = suite else { return (backend, false) }
@@ -119,7 +103,6 @@ enum FoundationInstances {
     return found
   }
 
-  /// Which suite an instance belongs to.
   enum Suite: Equatable {
     case standard
     case named(String)
@@ -146,7 +129,6 @@ enum FoundationInstances {
       #endif
     }
 
-    /// The suite named by the instance's private field, if the field is found.
     static func reflecting(_ defaults: UserDefaults, field: String) -> Suite? {
       var mirror: Mirror? = Mirror(reflecting: defaults)
       while let current = mirror {
@@ -162,18 +144,13 @@ enum FoundationInstances {
 
 }
 
-/// The last instance the current thread resolved, and its backend, so that reads repeated
-/// on one instance skip the table's lock (one `pthread_getspecific` instead). It holds the
-/// instance strongly, so the address it compares cannot be reused while it is here; an
-/// instance's backend never changes once resolved. Only its own thread touches it (an ended
-/// thread's is released on another, see ``PerThread``).
+/// The last instance the thread resolved and its backend, so repeated reads skip the
+/// table's lock. Held strongly, so the address it compares cannot be reused.
 private final class LastResolved {
   private var instance: UserDefaults?
   private var backend: FoundationSuite?
 
-  /// The backend remembered for `defaults`, if `defaults` is the instance remembered,
-  /// unretained: it lives as long as this record holds it, until the thread's next
-  /// ``remember(_:_:)``.
+  /// Unretained: it lives until the thread's next ``remember(_:_:)``.
   func backend(of defaults: UserDefaults) -> Unmanaged<FoundationSuite>? {
     guard instance === defaults, let backend else { return nil }
     return Unmanaged.passUnretained(backend)
@@ -183,7 +160,6 @@ private final class LastResolved {
     (self.instance, self.backend) = (instance, backend)
   }
 
-  /// Calls `body` with the current thread's record, borrowed (see ``PerThread``).
   static func withCurrent<Result>(_ body: (LastResolved) -> Result) -> Result {
     perThread.withCurrent(body)
   }

@@ -3,44 +3,35 @@ import Foundation
 /// The backend of Foundation's `UserDefaults` instances of one suite: one per suite per
 /// process, whatever instances reach it.
 ///
-/// Every read and write of the library goes through one instance of the suite made here,
-/// and first touched, under the registry's lock: Foundation on Linux gives instances made
+/// Every read and write of the library goes through one instance of the suite, made and
+/// first touched here under the registry's lock: Foundation on Linux gives instances made
 /// by several threads at once separate views for a while, so a thread could read an older
-/// value right after its own write (measured: 140 to 2,673 stale reads in 200 rounds of 8
-/// threads; none through one primed instance). Plain calls on any instance of the suite
-/// stay visible, since Foundation shares a suite's values between its instances.
+/// value right after its own write; through one primed instance it cannot.
 ///
 /// Saving on Linux, where Foundation writes nothing until `synchronize()` and then
-/// truncates the live file: the library records each key it writes and saves those keys
-/// itself within ``FoundationSaving/window`` and at exit, with the same atomic writer as
-/// its own store (``PreferencesFile``), under the suite's `flock`. A damaged file is moved
-/// aside and reported, never overwritten with the few keys this run wrote; a suite name
-/// that would leave the preferences directory is refused and reported, and nothing is
-/// written. Plain Foundation `set` calls stay Foundation's business (saved only by
-/// Foundation's own `synchronize()`). On Apple platforms Foundation saves by itself and the
-/// library saves nothing.
+/// truncates the live file: the library saves the keys it wrote itself, within
+/// ``FoundationSaving/window`` and at exit, with its own atomic writer under the suite's
+/// `flock`. A damaged file is moved aside, never overwritten with this run's few keys.
+/// Plain Foundation `set` calls stay Foundation's business. On Apple platforms Foundation
+/// saves and the library saves nothing.
 final class FoundationSuite: StoreBackend {
   let context: SuiteContext
-  /// Whether this is the standard suite's backend, which a scoped default
-  /// (``ScopedDefault``) stands in for.
+  /// Whether this is the standard suite's backend, which a ``ScopedDefault`` stands in for.
   let isStandard: Bool
-  /// `context.hub.tracking`, kept here too: a read reaches a property of its own backend
-  /// without a retain, where the chain through the context costs a retain and a release.
+  /// `context.hub.tracking`, kept here too: reaching it through the context costs a read
+  /// a retain and a release.
   private let tracking: TrackedKeys
   private let defaults: Instance
   private let saving: Saving?
   private let notifications = Lock<FoundationChangeNotifications?>(nil)
   /// Held for each ``exclusively(_:)`` run: this process's threads take turns.
   private let oneRunAtATime = Lock(())
-  /// The suite's system-wide defaults (``FallbackDomains`` without the global domain,
-  /// which Foundation reads itself), read at the first read that needs them (not when the
-  /// suite is made, which happens under the registry's lock, where neither file reads nor
-  /// reports belong); never read again: a Foundation instance does not read its own file
-  /// again either. Placed in Foundation's search list by ``searched(_:found:)``.
+  /// The suite's system-wide defaults (not the global domain, which Foundation reads
+  /// itself), read at the first read that needs them, not under the registry's lock;
+  /// never again, as Foundation does not reread its own file either.
   private let system: Lock<SystemValues>
-  /// Whether any system-wide file existed when the suite was made (a `stat` each): without
-  /// one, reads pay this flag only. A file made later is not read, as a Foundation
-  /// instance does not read its own file again either.
+  /// Whether any system-wide file existed when the suite was made: without one, reads
+  /// pay this flag only.
   private let hasSystemFiles: Bool
 
   private enum SystemValues {
@@ -49,14 +40,9 @@ final class FoundationSuite: StoreBackend {
     case read([String: StoredObject])
   }
 
-  /// A `UserDefaults` carried across threads; Foundation documents `UserDefaults` as
-  /// thread-safe (its methods lock inside) though it does not declare it `Sendable`.
-  ///
-  /// The suite's own instance (made by ``SuiteRegistry``) is held. A user's instance that
-  /// has a backend of its own (``FoundationInstances``) is held weakly: the backend lives
-  /// while its instance does, and holding the instance here would keep both forever. Once
-  /// that instance is gone, reads find nothing and writes go nowhere; nobody is left to
-  /// make them but an observer that outlived it.
+  /// A `UserDefaults` carried across threads: Foundation documents it as thread-safe,
+  /// though not `Sendable`. A user's instance with its own backend is held weakly, or
+  /// each would keep the other alive; once it is gone, reads find nothing.
   private struct Instance: @unchecked Sendable {
     private let held: UserDefaults?
     private weak var borrowed: UserDefaults?
@@ -65,13 +51,10 @@ final class FoundationSuite: StoreBackend {
       (held, borrowed) = isHeld ? (defaults, nil) : (nil, defaults)
     }
 
-    /// The instance; a weak load only for a borrowed one.
     var value: UserDefaults? { held ?? borrowed }
   }
 
-  /// A suite whose objects are reached through `defaults`, saved by the library as
-  /// `saving` says (always `.none` on Apple platforms, where Foundation saves).
-  /// `holdsInstance`: whether the backend keeps `defaults` alive (see ``Instance``).
+  /// `saving` is always `.none` on Apple platforms, where Foundation saves.
   init(name: String?, defaults: UserDefaults, saving: SavingPlace, holdsInstance: Bool = true) {
     self.context = SuiteContext(name: name, seesEveryWrite: false)
     self.isStandard = name == nil
@@ -91,16 +74,13 @@ final class FoundationSuite: StoreBackend {
     }
   }
 
-  /// Where the library saves a suite's writes.
   enum SavingPlace {
-    /// Not saved by the library.
     case none
     case file(PreferencesFile)
     /// Not saved, for the reason given, reported at the first write.
     case refused(DefaultsError)
   }
 
-  /// Where the writes to the suite `name` (`nil`: the standard suite) are saved.
   static func savingPlace(forSuite name: String?) -> SavingPlace {
     #if canImport(Darwin)
       return .none
@@ -122,14 +102,11 @@ final class FoundationSuite: StoreBackend {
     return searched(name, found: found)
   }
 
-  /// What a read of `name` gives with the system-wide files in the search list, when
-  /// Foundation found `found`: the system-wide value when Foundation found nothing, or
-  /// found it only in a domain below (the global domain, registered defaults), which
-  /// Foundation does not say: told by the suite's own domain, which
-  /// `persistentDomain(forName:)` gives with its unsaved writes (the standard suite's under
-  /// corelibs Foundation's name for it, `kCFPreferencesCurrentApplication`), and by the
-  /// launch arguments. Cost, for a key a system-wide file holds: a copy of the suite's
-  /// domain; for any other key, a lock and a lookup.
+  /// What a read of `name` gives with the system-wide files in the search list: their
+  /// value when Foundation found `found` only below the suite's own domain and the launch
+  /// arguments, which is told by `persistentDomain(forName:)` (the standard suite's under
+  /// `kCFPreferencesCurrentApplication`). Cost: a copy of the suite's domain for a key a
+  /// system-wide file holds; else a lock and a lookup.
   private func searched(_ name: String, found: Any?) -> Any? {
     guard let system = systemObject(forKey: name) else { return found }
     guard found != nil else { return system }
@@ -139,9 +116,8 @@ final class FoundationSuite: StoreBackend {
     return own[name] != nil ? found : system
   }
 
-  /// The system-wide value of `name`, for a read Foundation found nothing for. The first
-  /// call reads the files and reports a damaged one, after letting go of the lock. Cost:
-  /// an uncontended lock, and a lookup when the files hold anything.
+  /// The system-wide value of `name`; the first call reads the files. Cost: an
+  /// uncontended lock, and a lookup when the files hold anything.
   private func systemObject(forKey name: String) -> Any? {
     let (found, damage) = system.withLock { state -> (StoredObject?, [String]) in
       switch state {
@@ -160,10 +136,8 @@ final class FoundationSuite: StoreBackend {
     return found?.object
   }
 
-  /// Every typed read's path on a Foundation instance: ``object(forKey:)`` that also
-  /// tells the Observation framework that the key at `path` was read, so such a read
-  /// reaches the backend once. The object is handed on as it is (``StoredObject/other(_:)``):
-  /// sorting it into a scalar case would cost the type comparisons the read makes anyway.
+  /// Every typed read's path: ``object(forKey:)`` tracked for Observation. The object is
+  /// handed on as ``StoredObject/other(_:)``: sorting it would repeat the read's casts.
   func storedObject(forKey name: String, tracking path: TrackedKeys.Path) -> StoredObject? {
     tracking.access(path)
     // Moved into the case, not mapped: `Optional.map` copied the object once more.
@@ -174,8 +148,8 @@ final class FoundationSuite: StoreBackend {
     return searched(name, found: defaults.value?.object(forKey: name)).map(StoredObject.other)
   }
 
-  /// Foundation's own search list starts with the arguments: `object(forKey:)` returns
-  /// them already; this names them, for the typed read's conversion of their text.
+  /// Foundation's search list starts with the arguments; this names them, for the typed
+  /// read's conversion of their text.
   func launchArgument(forKey name: String) -> StoredObject? {
     LaunchArguments.value(forKey: name)
   }
@@ -183,18 +157,15 @@ final class FoundationSuite: StoreBackend {
   func update(_ name: String, to written: Any?, trackingPath: TrackedKeys.Path?) {
     // Foundation's own `synchronize()` must not change what was written (Linux).
     let object = written.map(FoundationFileForm.exact)
-    // The old object is fetched only when someone will be told about the change: an
-    // unobserved write costs what Foundation's own `set` costs (and is announced as a
-    // change from nothing, for the Observation framework).
+    // The old object is fetched only for observers: an unobserved write costs what
+    // Foundation's `set` does.
     var change = ChangeHub.Change(name: name, oldObject: nil, newObject: object)
     let isObserved = context.hub.hasListeners(for: name)
     let old = isObserved ? self.object(forKey: name) : nil
     store(object, forKey: name)
     saving?.record(name, object)
     if isObserved {
-      // What readers see now: under a launch argument, no change; after a removal, what
-      // a lower domain holds (the global domain, registered defaults, a system-wide file),
-      // read back. Equal to what they saw, of the same type: no change either.
+      // No change under a launch argument, nor when a removal reveals an equal value.
       guard launchArgument(forKey: name) == nil,
         let observed = ChangeHub.Change(
           name: name, from: old, to: object ?? self.object(forKey: name))
@@ -205,7 +176,6 @@ final class FoundationSuite: StoreBackend {
     context.announce(change)
   }
 
-  /// Foundation's own write of `object` (`nil` removes).
   private func store(_ object: Any?, forKey name: String) {
     if let watcher = notifications.withLock({ $0 }) {
       watcher.libraryWrites(name, object) { storeInFoundation(object, forKey: name) }
@@ -259,7 +229,6 @@ final class FoundationSuite: StoreBackend {
     try saving?.saveNow()
   }
 
-  /// Whether writes wait to be saved.
   var hasUnsavedChanges: Bool { saving?.hasPending ?? false }
 
   func watchOutsideChanges(of names: [String]) {
@@ -280,7 +249,7 @@ final class FoundationSuite: StoreBackend {
 }
 
 extension FoundationSuite {
-  /// The keys the library wrote and has not saved yet, and the saving of them.
+  /// The keys the library wrote and has not saved yet.
   final class Saving: Sendable {
     private let suite: String?
     private let file: PreferencesFile?
@@ -288,22 +257,17 @@ extension FoundationSuite {
 
     private struct State: @unchecked Sendable {
       // Only touched inside `state`'s lock; the objects are immutable property lists.
-      /// The writes not saved yet: per name, the object written (`nil`: removed).
       var pending = PendingWrites<Any?>()
       var isScheduled = false
       var isProblemReported = false
-      /// Whether the library wrote to a suite it cannot save (then every save reports
-      /// failure, so `FoundationSaving.saveNow()` says so).
+      /// Then every save reports failure.
       var hasRefusedWrites = false
-      /// What was reported already: a failure met again by each retry is reported once.
       var reports = FailureReports()
       /// The file's values as an ``exclusively(_:)`` run found them, while it runs.
       var fileDuringRun: [String: StoredObject]?
     }
     private let state = Lock(State())
-    /// Held for a whole save, snapshot to rename: two saves at once (the scheduled one and
-    /// `FoundationSaving.saveNow()`, or the exit's) could otherwise end with the older
-    /// snapshot's file on disk and nothing left pending.
+    /// Held from snapshot to rename: otherwise two saves could leave the older snapshot.
     private let oneSaveAtATime = Lock(())
 
     init(suite: String?, file: PreferencesFile?, problem: DefaultsError?) {
@@ -314,8 +278,7 @@ extension FoundationSuite {
 
     var hasPending: Bool { state.withLock { !$0.pending.isEmpty || $0.hasRefusedWrites } }
 
-    /// Records a write and schedules a save within ``FoundationSaving/window``. A suite
-    /// the library cannot save is reported at its first write instead.
+    /// Records a write and schedules a save; a suite that cannot be saved is reported.
     func record(_ name: String, _ object: Any?) {
       guard FoundationSaving.isEnabled else { return }
       guard file != nil else {
@@ -348,9 +311,8 @@ extension FoundationSuite {
       }
     }
 
-    /// Saves the recorded keys now: under the file's lock, reads the file (moving a
-    /// damaged one aside), merges the keys and replaces the file atomically. Throws (and
-    /// reports) on failure; the keys stay recorded and are tried again next time.
+    /// Saves the recorded keys now, merged into the file under its lock. On failure,
+    /// reports and throws; the keys stay for the next attempt.
     func saveNow() throws(DefaultsError) {
       guard let file else {
         if let problem { throw problem }

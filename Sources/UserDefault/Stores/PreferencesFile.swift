@@ -8,17 +8,14 @@ import Foundation
   import Darwin
 #endif
 
-/// Everything the library knows about preference files: where they live, which suite
-/// names may become file names, the advisory lock beside each file, and how a file is
-/// read and replaced so that a crash or another process cannot damage it.
+/// Where preference files live, which suite names may name one, the advisory lock beside
+/// each, and how a file is read and replaced so no crash or other process damages it.
 ///
-/// Writing: a temporary file in the same directory, `fsync`, `rename` over the old file,
-/// `fsync` of the directory; the live file is never truncated. Reading: anything at the
-/// path that is not a property-list dictionary (garbage, a wrong root type, a directory)
-/// is moved aside to `<suite>.plist.damaged-<date>-<id>`, byte for byte, before anything
-/// is written there. A file that may not be read (`EACCES`, `EPERM`: a mode, or iOS's data
-/// protection before the first unlock) is not damaged, only unavailable: it is left in
-/// place, and nothing is written over it until it can be read.
+/// Writing: a temporary file beside it, `fsync`, `rename` over the old one, `fsync` of the
+/// directory; the live file is never truncated. Anything at the path that is not a
+/// property-list dictionary is moved aside whole, to `<suite>.plist.damaged-<date>-<id>`,
+/// before anything is written there. A file that may not be read (`EACCES`, `EPERM`, as
+/// under iOS's data protection) is left in place and not written over until it can be.
 package struct PreferencesFile: Sendable {
   package let directory: String
   /// The file's name without `.plist`: the suite's name, or the standard suite's.
@@ -26,33 +23,24 @@ package struct PreferencesFile: Sendable {
   package let path: String
   package var lockPath: String { path + ".lock" }
 
-  /// How a file is written: a file read as binary is written as binary, anything else
-  /// as XML, so a file keeps the format it came in; a new one, as its writer chose.
+  /// A file keeps the format it came in; a new one takes its writer's.
   package typealias Format = PreferencesFileFormat
 
-  /// What reading the file found.
   enum Contents {
     case missing
-    /// The file's values, in `format`; `dropped` names top-level keys holding a value no
-    /// property-list writer can store (what Foundation's reader alone knows), left out of
-    /// `values`.
+    /// `dropped`: top-level keys left out of `values`, whose values no writer can store.
     case values([String: StoredObject], dropped: [String], format: Format)
-    /// Not a readable property-list dictionary; moved to `backup`, or left in place when
-    /// `backup` is `nil` (moving it failed: then nothing may be written over it).
+    /// Moved to `backup`; `nil` when moving failed, and nothing may be written over it.
     case damaged(reason: String, backup: String?)
-    /// There, but not to be read now (see ``Unavailable``): left as it is.
     case unavailable(Unavailable)
   }
 
-  /// Why a file that exists may not be read now, for the report of kind
-  /// ``DefaultsDiagnostic/Kind/unavailableFile``.
+  /// Why a file that exists may not be read now.
   struct Unavailable: Error, Equatable {
     let path: String
-    /// `strerror`'s words for the error of `open`.
     let reason: String
 
-    /// Whether `open`'s `code` means the file is there but not to be read by this process
-    /// now, rather than missing or damaged.
+    /// Whether `open`'s `code` means there but not readable now, not missing or damaged.
     static func isUnavailable(_ code: Int32) -> Bool { code == EACCES || code == EPERM }
 
     var message: String {
@@ -88,18 +76,16 @@ package struct PreferencesFile: Sendable {
 
   // MARK: Location
 
-  /// The preferences directory: `$XDG_CONFIG_HOME` when it is an absolute path, else
-  /// `$HOME/.config` (where Foundation keeps preferences on Linux); `nil` when neither is
-  /// usable. On Apple platforms, where those variables depend on how an app was started,
-  /// `Preferences` in the app's own folder of Application Support (in its container when
-  /// sandboxed): `<Application Support>/<bundle identifier, else process name>/Preferences`;
-  /// on tvOS the same under `Caches`, the only place an app may keep files there.
+  /// The preferences directory: an absolute `$XDG_CONFIG_HOME`, else `$HOME/.config` (as
+  /// Foundation on Linux); `nil` when neither is usable. On Apple platforms, where those
+  /// variables depend on how an app was started,
+  /// `<Application Support>/<bundle identifier, else process name>/Preferences`; on tvOS
+  /// under `Caches`, the only place an app may keep files there.
   static func defaultDirectory(
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) -> String? {
     #if canImport(Darwin)
       #if os(tvOS)
-        // tvOS lets an app keep files only in its caches, which the system may purge.
         let place = FileManager.SearchPathDirectory.cachesDirectory
       #else
         let place = FileManager.SearchPathDirectory.applicationSupportDirectory
@@ -114,8 +100,7 @@ package struct PreferencesFile: Sendable {
     return nil
   }
 
-  /// Why ``defaultDirectory(environment:)`` found no directory, in words: a relative
-  /// `XDG_CONFIG_HOME` is named as such, since it is set but ignored.
+  /// Why ``defaultDirectory(environment:)`` found no directory, in words.
   package static func noDirectoryReason(
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) -> String {
@@ -127,7 +112,7 @@ package struct PreferencesFile: Sendable {
   }
 
   /// The file of the suite `name` (`nil`: the standard suite) in `directory`, else in
-  /// the preferences directory: the one place that turns a suite into a file.
+  /// the preferences directory.
   ///
   /// - Throws: ``DefaultsError`` of kind ``DefaultsDiagnostic/Kind/invalidSuite`` for a
   ///   name ``problem(withSuiteName:)`` refuses, and of kind
@@ -146,15 +131,13 @@ package struct PreferencesFile: Sendable {
     return PreferencesFile(directory: directory, suite: fileName)
   }
 
-  /// The file name Foundation gives the standard suite: the executable's name.
   static var standardSuiteName: String { ProcessInfo.processInfo.processName }
 
   /// Why `name` cannot name a suite's file, or `nil` when it can. Refused: empty, `.`,
-  /// `..`, or containing `/`, `..` or NUL: each could address a file outside the
-  /// preferences directory or one that is not the suite's.
+  /// `..`, or containing `/`, `..` or NUL, which could address another file.
   static func problem(withSuiteName name: String) -> SuiteNameProblem? {
-    // Checked on the UTF-8 bytes: Foundation's `contains(_:)` for strings goes through
-    // `NSString`, which cost opening an empty suite about a tenth of its time.
+    // On the UTF-8 bytes: Foundation's `contains(_:)` for strings goes through `NSString`,
+    // a visible part of opening an empty suite.
     let bytes = name.utf8
     let dot = UInt8(ascii: ".")
     if bytes.isEmpty || name == "." || name == ".." {
@@ -173,9 +156,7 @@ package struct PreferencesFile: Sendable {
     return SuiteNameProblem(name: name, namesNoFile: false, reason: reason)
   }
 
-  /// Why a name cannot name a suite's file, from ``problem(withSuiteName:)``.
   package struct SuiteNameProblem: CustomStringConvertible, Sendable {
-    /// The name refused.
     package let name: String
     /// Whether the name is empty, `.` or `..`: no file's name at all.
     package let namesNoFile: Bool
@@ -187,13 +168,10 @@ package struct PreferencesFile: Sendable {
 
   // MARK: Locking
 
-  /// Runs `body` while holding an exclusive `flock` on `<suite>.plist.lock`, so processes
-  /// using the library never interleave their read-merge-write cycles. When the lock file
-  /// cannot be opened (a read-only directory) `body` runs unlocked: the write that
-  /// follows fails there anyway and reports why.
-  ///
-  /// A function and a plain descriptor rather than a lock object: nothing here can be
-  /// released by anyone but this frame, whatever the optimiser does with the closure.
+  /// Runs `body` holding an exclusive `flock` on `<suite>.plist.lock`, so processes never
+  /// interleave their read-merge-write cycles. Without a lock file (a read-only directory)
+  /// `body` runs unlocked: its write fails there anyway, and says why. A plain descriptor,
+  /// not a lock object: only this frame can release it.
   package func withLock<Result, Failure: Error>(
     _ body: () throws(Failure) -> Result
   ) throws(Failure) -> Result {
@@ -238,8 +216,7 @@ package struct PreferencesFile: Sendable {
     try storedContents().map { ($0.values.objects, $0.format) }
   }
 
-  /// ``contents()`` as the store holds values, for readers inside the library (the lower
-  /// domains), which would otherwise turn each value into `Any` and back.
+  /// ``contents()`` as the store holds values, so no value goes to `Any` and back.
   ///
   /// - Returns: `nil` when there is no file. Cost: one read and parse.
   /// - Throws: ``DefaultsError`` of kind ``DefaultsDiagnostic/Kind/damagedFile`` when the
@@ -257,8 +234,7 @@ package struct PreferencesFile: Sendable {
     }
   }
 
-  /// The dictionary a property-list file's bytes hold, or `nil` when they hold none; for
-  /// the `defaults` tool, which reads versions of a file as they are written.
+  /// The dictionary a property-list file's bytes hold, or `nil`; for the `defaults` tool.
   package static func dictionary(in data: Data) -> [String: Any]? {
     data.withUnsafeBytes {
       guard case .success(var parsed) = parse($0, indexing: false) else { return nil }
@@ -266,21 +242,16 @@ package struct PreferencesFile: Sendable {
     }
   }
 
-  /// The property list in `bytes` (binary and XML by the library's readers, anything else by
-  /// `PropertyListSerialization`), or why it is not a property-list dictionary.
-  /// `foreign` is true when Foundation read it, so it may hold values no writer can store
-  /// (the library's reader makes property-list types only). `indexing`: a binary file's
-  /// values may come as an index (``StoredValues``), for a store that keeps them; callers
-  /// that use every value at once ask for the dictionary straight away.
+  /// The property-list dictionary in `bytes`, or why there is none. `foreign`: Foundation
+  /// read it, so it may hold values no writer can store. `indexing`: a binary file's
+  /// values may come as an index (``StoredValues``), for a store that keeps them.
   private static func parse(
     _ bytes: UnsafeRawBufferPointer, indexing: Bool
   ) -> Result<(values: StoredValues, foreign: Bool, format: Format), Failure> {
     if bytes.isEmpty { return .failure("it is empty") }
     let format: Format = bytes.starts(with: "bplist".utf8) ? .binary : .xml
-    // The files this library and Foundation write are read by the library's own
-    // streaming readers (XML: about 10x faster than Foundation at 100,000 keys; binary
-    // too, see PropertyListBinaryReader); anything they are
-    // not sure of goes to PropertyListSerialization, which also judges damage.
+    // The library's own streaming readers are much faster than Foundation's; anything
+    // they are not sure of goes to PropertyListSerialization, which also judges damage.
     if format == .binary, indexing, let index = PropertyListBinaryReader.index(in: bytes) {
       return .success((StoredValues(index), foreign: false, format: .binary))
     }
@@ -304,7 +275,6 @@ package struct PreferencesFile: Sendable {
       (StoredValues(values.mapValues(StoredObject.init)), foreign: true, format: format))
   }
 
-  /// Why a file is damaged, in words.
   private struct Failure: Error, ExpressibleByStringInterpolation {
     let reason: String
     init(stringLiteral value: String) { reason = value }
@@ -313,11 +283,10 @@ package struct PreferencesFile: Sendable {
     }
   }
 
-  /// What is at the path: nothing, a property-list dictionary (`foreign` when Foundation
-  /// read it), or something unusable, and why. Changes nothing.
+  /// What is at the path; changes nothing.
   private enum Load {
     case missing
-    /// `identity`: of the file as read (its descriptor's, so no other version's).
+    /// `identity`: from the descriptor read, so of no other version.
     case loaded(StoredValues, foreign: Bool, identity: Identity, format: Format)
     case unusable(String)
     case unavailable(Unavailable)
@@ -361,14 +330,9 @@ package struct PreferencesFile: Sendable {
     }
   }
 
-  /// The file's values (none when there is no file) when reading them changes nothing on
-  /// disk; `nil` when ``read()`` would move the file aside or drop values from it, which
-  /// needs the file's lock. Safe without the lock: the library replaces the file whole, by
-  /// `rename`, so a read sees one version or the other.
-  ///
-  /// `indexing`: a binary file's values may come as an index (see ``StoredValues``), for a
-  /// store's first load; a reload, compared key by key with what the store holds, takes
-  /// the dictionary straight away.
+  /// The file's values when reading them changes nothing on disk; `nil` when ``read()``
+  /// would move the file aside or drop values, which needs the lock. Safe without it:
+  /// files are replaced whole, by `rename`. `indexing`: for a store's first load.
   func valuesWithoutRepair(indexing: Bool) -> (
     values: StoredValues, identity: Identity?, format: Format?
   )? {
@@ -380,8 +344,7 @@ package struct PreferencesFile: Sendable {
     }
   }
 
-  /// Reads the file; anything damaged is moved aside first, an unavailable file left as
-  /// it is (see the type's summary).
+  /// Reads the file; anything damaged is moved aside first.
   func read() -> Contents {
     let values: [String: StoredObject]
     let format: Format
@@ -404,39 +367,30 @@ package struct PreferencesFile: Sendable {
     return .values(kept, dropped: dropped.sorted(), format: format)
   }
 
-  /// What ``mergeLocked(_:suite:onDamage:)`` wrote (or found, when nothing needed writing).
+  /// What ``mergeLocked(_:suite:onDamage:)`` wrote, or found.
   struct Merged {
-    /// The file's values now.
     let values: [String: StoredObject]
-    /// The file's identity now; `nil` when there is no file.
     let identity: Identity?
     /// Whether a damaged file was moved aside and `values` written from the caller's own.
     let replacedDamage: Bool
-    /// The file's format now: the one it was read in, or the one given for a new file.
     let format: Format
   }
 
-  /// What a writer writes when the file is damaged, and how it reports it.
   struct DamagePolicy {
-    /// The values written in place of a damaged file that was moved aside, before the
-    /// pending changes: the library's store writes all it holds; the saver of a
-    /// Foundation suite knows only the keys it wrote, so it writes those alone.
+    /// Written in place of a damaged file, before the pending changes: a store writes all
+    /// it holds; a Foundation suite's saver knows only the keys it wrote.
     let replacement: StoredValues
-    /// What happens next, for the report of a damaged file moved aside.
+    /// What happens next, for the report.
     let then: String
-    /// Whether to report a damaged file that could not be moved aside; given its
-    /// identity, so a writer can report one such file once, not on every attempt.
+    /// Whether to report a damaged file that could not be moved aside, once per identity.
     let reportsStuckDamage: (Identity?) -> Bool
   }
 
   /// The one read-merge-write, for every writer of a preferences file; the caller holds
-  /// the file's lock (``withLock(_:)``).
-  ///
-  /// Reads the file; anything damaged is moved aside and reported, and top-level values
-  /// no property-list writer can store are dropped and reported. Applies `pending` (`nil`
-  /// removes) to what it read, or to `onDamage.replacement` in place of a damaged file,
-  /// and replaces the file atomically when anything changed. A damaged file that cannot be
-  /// moved aside, or one that may not be read now, is never written over.
+  /// the file's lock. Damage is moved aside and unstorable top-level values dropped, both
+  /// reported; `pending` (`nil` removes) is applied to what was read (or to
+  /// `onDamage.replacement`) and the file replaced when anything changed. A file that
+  /// cannot be moved aside or read now is never written over.
   ///
   /// Cost: one read and parse; one atomic replacement (two `fsync`s) when there is
   /// something to write.
@@ -490,7 +444,6 @@ package struct PreferencesFile: Sendable {
       values: values, identity: identity, replacedDamage: replacedDamage, format: format)
   }
 
-  /// The read buffer kept between reads (see ``Spare``).
   private static let spareBytes = Spare<FileBytes> { $0.capacity }
 
   private static func describe(_ object: Any) -> String {
@@ -506,8 +459,7 @@ package struct PreferencesFile: Sendable {
     }
   }
 
-  /// Renames whatever is at the path to a dated backup beside it, byte for byte (a
-  /// rename copies nothing, so even an unreadable file or a directory survives whole).
+  /// Renames whatever is at the path to a dated backup: even a directory survives whole.
   private func moveAside(because reason: String) -> Contents {
     let stamp = ISO8601DateFormatter().string(from: Date()).replacingOccurrences(of: ":", with: "-")
     let backup =
@@ -518,13 +470,10 @@ package struct PreferencesFile: Sendable {
 
   // MARK: Writing
 
-  /// A file as replaced: its identity, and the format it is in.
   struct Replacement {
-    /// Taken from the written descriptor (a `rename` changes none of its parts); should
-    /// `fstat` fail, from a `stat` of the path.
+    /// From the written descriptor (a `rename` changes none of its parts).
     let identity: Identity?
-    /// The format asked for, or binary when an XML file came to hold a value XML cannot
-    /// (see ``PropertyListFileWriter``); reported then, once, since the file stays binary.
+    /// Binary when an XML file came to hold a value XML cannot (reported).
     let format: Format
   }
 
@@ -556,7 +505,6 @@ package struct PreferencesFile: Sendable {
     return Replacement(identity: identity, format: document.format)
   }
 
-  /// Replaces the file with `data`, durably (see the type's summary).
   private func write(_ data: Data) throws(DefaultsError) -> Identity? {
     let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
     let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
@@ -595,16 +543,14 @@ package struct PreferencesFile: Sendable {
     return identity ?? self.identity()
   }
 
-  /// Whether the preferences directory exists (as anything: ``prepareDirectory()`` says
-  /// what is wrong with a file in its place).
+  /// Whether anything is at the directory's path (``prepareDirectory()`` says what).
   var hasDirectory: Bool {
     var info = stat()
     return stat(directory, &info) == 0
   }
 
   /// Makes the preferences directory (mode 0700) when its parent exists; on Apple
-  /// platforms with the directories above it too, since an app's Application Support
-  /// directory does not exist until someone makes it.
+  /// platforms its parents too, as an app's Application Support starts missing.
   func prepareDirectory() throws(DefaultsError) {
     var info = stat()
     if stat(directory, &info) == 0 {
@@ -630,9 +576,8 @@ package struct PreferencesFile: Sendable {
     #endif
   }
 
-  /// Makes what was written through `descriptor` durable. On Darwin `fsync` only hands the
-  /// data to the drive, whose cache a power cut can lose; `F_FULLFSYNC` flushes that cache
-  /// too (`fsync` remains where a file system refuses it).
+  /// On Darwin `fsync` only reaches the drive's cache, which a power cut can lose:
+  /// `F_FULLFSYNC` flushes it, with `fsync` where a file system refuses it.
   private static func synchronize(_ descriptor: Int32) -> Int32 {
     #if canImport(Darwin)
       if fcntl(descriptor, F_FULLFSYNC) == 0 { return 0 }
@@ -640,15 +585,13 @@ package struct PreferencesFile: Sendable {
     return fsync(descriptor)
   }
 
-  /// The system's words for the error `code` (an `errno` value).
   package static func describe(_ code: Int32) -> String { String(cString: strerror(code)) }
 }
 
 // MARK: Reporting
 
 extension PreferencesFile {
-  /// Reports a damaged file as ``DefaultsDiagnostic/Kind/damagedFile``: why, where it
-  /// went, and what happens `then`.
+  /// Reports a damaged file: why, where it went, and what happens `then`.
   func reportDamage(_ reason: String, backup: String?, suite: String?, then: String) {
     let moved =
       backup.map { "moved to \($0)" } ?? "could not be moved aside, so nothing is written over it"
@@ -656,8 +599,7 @@ extension PreferencesFile {
       .damagedFile, key: nil, suite: suite, "\(path) is damaged: \(reason); \(moved); \(then)")
   }
 
-  /// Reports each top-level key whose value no property-list writer can store (a null,
-  /// a UID); such keys are left out of what is written.
+  /// Reports each top-level key whose value (a null, a UID) no writer can store.
   func reportDropped(_ names: [String], suite: String?) {
     for name in names {
       DefaultsDiagnostics.report(

@@ -21,35 +21,27 @@ import Foundation
 /// - Another process's flushed changes are noticed by a check of the file's identity
 ///   every 200 ms and on each flush; observers of the changed keys are told.
 /// - A damaged file is moved aside to `<suite>.plist.damaged-<date>-<id>` and reported;
-///   the store keeps what it had in memory and never overwrites other data with
-///   emptiness. A file the process may not read (a mode; iOS's data protection before
-///   the first unlock) is left as it is and reported once: reads give the defaults, and
-///   writes wait in memory, merged into it when the poll finds it readable (observers are
-///   told of its values then). A missing parent directory, a read-only one, or no `HOME`: reported,
-///   values stay in memory, nothing is written elsewhere.
+///   the store keeps what it had and never overwrites data with emptiness. A file the
+///   process may not read (a mode; iOS's data protection) is left and reported once: reads
+///   give the defaults, writes wait and are merged once the poll can read it. No usable
+///   directory: reported, values stay in memory.
 /// - `register(defaults:)` is per suite, unlike Foundation's process-wide registration.
 ///
-/// `final`: the overrides below are Foundation's untyped API on this store, and every
-/// typed read and write goes to the store itself, so a subclass's overrides would be
-/// honoured by some calls and not others.
+/// `final`: typed reads and writes bypass the overrides below, so a subclass's overrides
+/// would be honoured by some calls and not others.
 public final class PreferencesStore: UserDefaults {
-  /// The store of this object's suite, shared with every other object of the same file.
   let fileStore: FileStore
 
   /// How long a write may wait before it is flushed to disk: the shortest window any
   /// object of this suite asked for.
   public var flushWindow: Duration { fileStore.flushWindow }
-  /// How often the file is checked for other processes' changes (documented as 200 ms).
+  /// Documented as 200 ms.
   static let pollInterval: Duration = .milliseconds(200)
 
-  /// A store for the suite `suiteName` (`nil` for the program's standard suite) in the
+  /// A store for the suite `suiteName` (`nil`: the program's standard suite) in the
   /// preferences directory (`$XDG_CONFIG_HOME`, else `$HOME/.config`; on Apple platforms
-  /// `<Application Support>/<bundle identifier>/Preferences`, under `Caches` on tvOS), or
-  /// in `directory`.
-  ///
-  /// Every object made for the same file in this process is the same suite: they share
-  /// one set of values, registered defaults, cache and observers, and a write made
-  /// through one is read at once through the others.
+  /// `<Application Support>/<bundle identifier>/Preferences`), or in `directory`. Objects
+  /// made for one file in a process share its values, defaults, cache and observers.
   ///
   /// - Parameters:
   ///   - suiteName: The suite, which names the file `<suiteName>.plist`.
@@ -90,21 +82,16 @@ public final class PreferencesStore: UserDefaults {
     self.init(fileStore: store, flushWindow: flushWindow)
   }
 
-  /// The directory stores use when given none: `$XDG_CONFIG_HOME` when it is an absolute
-  /// path, else `$HOME/.config` (where Foundation keeps preferences on Linux); `nil` when
-  /// neither variable is usable. On Apple platforms
-  /// `<Application Support>/<bundle identifier, else process name>/Preferences` (tvOS:
-  /// under `Caches`), whatever the environment.
+  /// The directory stores use when given none (see ``PreferencesFile``).
   package static var defaultDirectory: String? { PreferencesFile.defaultDirectory() }
 
   /// The path of this store's file; `nil` for an in-memory store or one whose directory
   /// could not be determined.
   public var filePath: String? { fileStore.file?.path }
 
-  /// A store that touches no disk, with the same semantics otherwise. Each in-memory
-  /// store is a suite of its own, whatever its name: two calls give two separate stores.
-  /// It has no lower domains (no system-wide or global file), and by default ignores the
-  /// launch arguments, so a test reads the same however its process was started.
+  /// A store that touches no disk, with the same semantics otherwise. Each is a suite of
+  /// its own, whatever its name, with no lower domains; by default it ignores the launch
+  /// arguments, so a test reads the same however its process was started.
   ///
   /// - Parameters:
   ///   - suiteName: The name diagnostics give the suite; it names no file and shares nothing.
@@ -117,7 +104,7 @@ public final class PreferencesStore: UserDefaults {
     suiteName: String? = nil, seesLaunchArguments: Bool = false
   ) -> PreferencesStore {
     PreferencesStore(
-      // Named for diagnostics and the key registry; `nil` would read as the standard suite.
+      // Named: `nil` would read as the standard suite.
       fileStore: FileStore(
         suite: suiteName ?? "in-memory", file: nil, flushWindow: .zero, problem: nil,
         seesLaunchArguments: seesLaunchArguments),
@@ -135,8 +122,7 @@ public final class PreferencesStore: UserDefaults {
     fileStore.detach()
   }
 
-  /// Why `name` cannot name a suite (empty, `.`, or containing `/`, `..` or NUL, any of
-  /// which could address a file outside the preferences directory); `nil` when it can.
+  /// Why `name` cannot name a suite; `nil` when it can.
   package static func problem(withSuiteName name: String) -> PreferencesFile.SuiteNameProblem? {
     PreferencesFile.problem(withSuiteName: name)
   }
@@ -155,30 +141,22 @@ public final class PreferencesStore: UserDefaults {
     fileStore.persistentValues()
   }
 
-  /// Reads a URL stored as its string (as the library stores URLs); any other stored
-  /// object reads as `nil`, unreported, as Foundation's untyped getters do (a typed
-  /// `Key<URL>` reads the same string and reports a value of another type). The read is
-  /// tracked by the Observation framework, as a typed read is.
+  /// Reads a URL stored as its string; anything else reads as `nil`, unreported, as in
+  /// Foundation. Tracked by the Observation framework, as a typed read is.
   public override func url(forKey defaultName: String) -> URL? {
     storedObject(forKey: defaultName)?.value(as: String.self).flatMap(URL.init(string:))
   }
 
   // MARK: Typed accessors
 
-  // Linux's Foundation routes these through `object(forKey:)` and `set(_:forKey:)`;
-  // Darwin's need not, so each is overridden to read or write the store itself. They
-  // convert as Apple documents, on every platform: a number reads as text, text such as
-  // "5" or "YES" as a number or a Boolean, a Boolean as 1 or 0. Each read is tracked by
-  // the Observation framework, as a typed key's read is.
+  // Overridden because Darwin's Foundation need not route these through
+  // `object(forKey:)`. They convert as Apple documents ("5" reads as 5, a Boolean as 1).
 
-  /// The stored object of `name`, as every typed accessor reads it.
   private func storedObject(forKey name: String) -> StoredObject? {
     fileStore.storedObject(forKey: name, tracking: TrackedKeys.path(for: name))
   }
 
-  /// What a numeric accessor reads from the stored object of `name`: a number as
-  /// `NSNumber` reads it (`number`), text as `NSString` does (`text`: "5", "2.5" and "YES"
-  /// each read as the accessor asks), anything else as `otherwise`.
+  /// A number as `NSNumber` reads it, text as `NSString` does, else `otherwise`.
   private func converted<Result>(
     _ name: String, number: (NSNumber) -> Result, text: (NSString) -> Result,
     otherwise: Result
@@ -272,7 +250,6 @@ public final class PreferencesStore: UserDefaults {
   /// Checks the value (a non-property-list value is reported, not stored: Foundation's
   /// version would crash on Linux); `nil` removes.
   public override func set(_ value: Any?, forKey defaultName: String) {
-    // nil removes, whatever the name (as Foundation's set does); anything else is checked.
     guard let value, PropertyListObject.unwrapped(value) != nil else {
       removeObject(forKey: defaultName)
       return
@@ -318,13 +295,11 @@ public final class PreferencesStore: UserDefaults {
 
   /// Makes every change so far durable, now, and waits.
   ///
-  /// Cost: with nothing unsaved and the file as the store last saw it, a `stat`; with
-  /// unsaved changes, the store's file lock and one atomic replacement of the file (plus
-  /// a read and merge when another process changed it). Flushes from several threads at
-  /// once share replacements; one that finds others waiting first waits up to 0.3 ms for
-  /// more to arrive. Called from an observer that the store is telling of a change found
-  /// on disk, it returns at once: that observer's writes are saved by the background
-  /// flush they queue, within the flush window.
+  /// Cost: with nothing unsaved and the file unchanged, a `stat`; otherwise the file lock
+  /// and one atomic replacement (plus a read and merge if another process changed it).
+  /// Concurrent flushes share replacements; one that finds others waiting waits up to
+  /// 0.3 ms for more. From an observer of a change found on disk it returns at once, and
+  /// the background flush saves that observer's writes.
   ///
   /// - Throws: ``DefaultsError`` (also reported) when the file cannot be written; the
   ///   changes stay in memory and are tried again by the background flush (a second

@@ -1,10 +1,8 @@
 import Foundation
 
-/// The one backend of each suite in this process: file stores by their file's path,
-/// Foundation suites by name. Backends are made on first use and kept for the life of the
-/// process (as Foundation keeps its own per-suite state), so every object of a suite
-/// reaches the same values, cache and observers, and a write made through an object
-/// released since is still saved, by its backend's flush or the exit flush.
+/// The one backend of each suite in this process, kept for its life (as Foundation
+/// keeps its per-suite state): every object of a suite shares it, and a write made
+/// through an object released since is still saved.
 enum SuiteRegistry {
   private struct Table {
     var fileStores: [String: FileStore] = [:]
@@ -12,8 +10,7 @@ enum SuiteRegistry {
   }
   private static let table = Lock(Table())
 
-  /// The file store identified by `identity` (its file's path), made by `make` the first
-  /// time.
+  /// The file store of the path `identity`, made by `make` the first time.
   static func fileStore(identifiedBy identity: String, make: () -> FileStore) -> FileStore {
     let (store, isNew) = table.withLock { table in
       if let store = table.fileStores[identity] { return (store, false) }
@@ -25,10 +22,9 @@ enum SuiteRegistry {
     return store
   }
 
-  /// The backend of the Foundation suite `name` (`nil`: the standard suite). The first
-  /// time, its instance is made and first read here, under the registry's lock, so no
-  /// two threads ever make the suite's first instance at once (see ``FoundationSuite``);
-  /// `fallback` serves when Foundation will not make another instance of the suite.
+  /// The backend of the Foundation suite `name`, whose first instance is made and read
+  /// under the registry's lock (see ``FoundationSuite``). `fallback` serves when
+  /// Foundation will not make another instance.
   static func foundationSuite(named name: String?, fallback: UserDefaults) -> FoundationSuite {
     table.withLock { table in
       let key = name.map { "suite:" + $0 } ?? "standard"

@@ -2,16 +2,9 @@ import Foundation
 
 extension UserDefaults {
   /// Calls `body` with the backend of this instance's suite, borrowed: the one place that
-  /// finds the backend a library call on an instance goes to, and the one place a new
-  /// backend is registered. (``FoundationChangeNotifications`` asks ``FoundationInstances``
-  /// for the suite of an instance that posted a notification: its own, never a scope's.)
-  ///
-  /// A ``PreferencesStore`` carries its store: a `final` class, so it is told by one
-  /// comparison of its class, and its store is lent without a retain. Any other instance
-  /// is found in ``FoundationInstances`` (once per instance; then the thread's record of
-  /// the last instance it resolved, or one lock and lookup). The standard suite gives way
-  /// to the task's scoped default, if it has one (``ScopedDefault``): one more check of a
-  /// flag outside every scope.
+  /// finds it, and where a new backend is registered. A ``PreferencesStore`` (`final`) is
+  /// told by one class comparison; any other instance is found in ``FoundationInstances``.
+  /// The standard suite gives way to the task's ``ScopedDefault``, if any.
   ///
   /// - Parameter body: What to do with the backend; it must not keep it past the call
   ///   (``backend`` gives one to keep).
@@ -30,13 +23,11 @@ extension UserDefaults {
     }
   }
 
-  /// The backend of this instance's suite, retained: for callers that keep it (an
-  /// observation, a migration) or make several calls on it.
+  /// The backend, retained: for callers that keep it or make several calls.
   var backend: any StoreBackend { withBackend { $0 } }
 
-  /// ``StoreBackend/storedObject(forKey:tracking:)`` of this instance's backend, borrowed:
-  /// a typed read pays no retain and release of the backend. Out of line, so that every
-  /// read specialised in a caller's module makes one call here.
+  /// ``StoreBackend/storedObject(forKey:tracking:)``, borrowed: no retain and release.
+  /// Out of line, so every specialised read makes one call here.
   @usableFromInline
   func storedObject(_ name: String, tracking path: TrackedKeys.Path) -> StoredObject? {
     withBackend { $0.storedObject(forKey: name, tracking: path) }

@@ -3,16 +3,12 @@ import Foundation
 /// The observers of one key read through one bridge in one suite, told of a change by one
 /// listener of the suite's hub.
 ///
-/// The group decodes each change once and calls its observers in one loop. Apart from
-/// sharing the decode, the loop is where the cost per observer is decided: one generic
-/// call does the type lookups for `Value` once per change, where a listener per observer
-/// paid them for every observer (measured: about 50 of 130 ns per observer at 1,000
-/// observers). Each observer keeps its own default, gate and callback.
+/// The group decodes each change once and calls its observers in one loop: one generic
+/// call does the type lookups for `Value` once per change, not once per observer, which
+/// was a large part of each observer's cost. Each keeps its own default, gate and callback.
 final class ObserverGroup<Value: Sendable>: Sendable {
-  /// One observer: what it is given for nothing stored, and how it is called.
-  ///
-  /// A class, not a struct: the loop that tells members runs unspecialised, where copying
-  /// a struct member went through its generic layout (about 170 instructions each).
+  /// A class, not a struct: the loop runs unspecialised, where copying a struct member
+  /// goes through its generic layout.
   private final class Member: Sendable {
     let id: UInt64
     let gate: DeliveryGate
@@ -28,10 +24,9 @@ final class ObserverGroup<Value: Sendable>: Sendable {
   }
 
   private let access: DefaultsAccess
-  /// The name and bridge every member reads with (the first member's descriptor).
+  /// The first member's: every member reads with its name and bridge.
   private let descriptor: KeyDescriptor<Value>
   private let members = Lock<ContiguousArray<Member>>([])
-  /// The group's listener in the hub; set once, when the group is made.
   private let listener = Lock<UInt64?>(nil)
 
   private init(access: DefaultsAccess, descriptor: KeyDescriptor<Value>) {
@@ -39,8 +34,7 @@ final class ObserverGroup<Value: Sendable>: Sendable {
     self.descriptor = descriptor
   }
 
-  /// Adds an observer of `descriptor` to its group in the suite of `access`, making the
-  /// group (and its one listener) for the first; returns what stops it.
+  /// Adds an observer to its group, making the group for the first; returns what stops it.
   static func join(
     _ descriptor: KeyDescriptor<Value>, in access: DefaultsAccess, gate: DeliveryGate,
     _ callback: @escaping @Sendable (UserDefaults.KeyChange<Value>) -> Void
@@ -52,8 +46,7 @@ final class ObserverGroup<Value: Sendable>: Sendable {
     let member = Member(
       id: id, gate: gate, defaultValue: descriptor.defaultValue, callback: callback)
     let group = suite.observerGroups.withLock { groups in
-      // A group is only ever kept under its own key, so under its own `Value`; the cast
-      // is checked all the same.
+      // Kept under its own key, so of its own `Value`; checked all the same.
       let group =
         groups[key].map { $0 as! ObserverGroup }
         ?? ObserverGroup(access: access, descriptor: descriptor)
@@ -69,7 +62,7 @@ final class ObserverGroup<Value: Sendable>: Sendable {
     return { group.leave(id, key: key, suite: suite) }
   }
 
-  /// Removes the member `id`; the last one to leave removes the group and its listener.
+  /// The last member to leave removes the group and its listener.
   private func leave(_ id: UInt64, key: ObserverGroupKey, suite: SuiteContext) {
     suite.observerGroups.withLock { groups in
       let isEmpty = members.withLock { members in
@@ -82,21 +75,18 @@ final class ObserverGroup<Value: Sendable>: Sendable {
     }
   }
 
-  /// Decodes `change` once and tells every member, each with its own default.
   private func deliver(_ change: ChangeHub.Change) {
     let members = self.members.withLock { $0 }
     guard !members.isEmpty else { return }
     let old = access.observedValue(change.oldObject, descriptor)
     let new = access.observedValue(change.newObject, descriptor)
-    // Both stored: one change for every member. This code runs unspecialised, and making
-    // a `KeyChange<Value>` looks its type up at run time: 370 of 920 instructions per
-    // observer when it was made for each one (callgrind, 1,000 observers).
+    // Both stored: one change for every member, as making a `KeyChange<Value>` here,
+    // unspecialised, looks its type up at run time.
     if let old, let new {
       let keyChange = UserDefaults.KeyChange(oldValue: old, newValue: new)
       for member in members { member.gate.deliver { member.callback(keyChange) } }
       return
     }
-    // A side with nothing stored reads as each member's own default.
     for member in members {
       let keyChange = UserDefaults.KeyChange(
         oldValue: old ?? member.defaultValue.value, newValue: new ?? member.defaultValue.value)

@@ -1,8 +1,7 @@
 import Foundation
 
 /// The projected value (`$name`) of every property wrapper of the library: the stored
-/// entry behind the property, with its key and the operations that need more than the
-/// value.
+/// entry behind the property.
 ///
 /// ```swift
 /// @UserDefaultsWrapper(key: "FirstName", default: "John") var firstName
@@ -15,7 +14,6 @@ public struct StoredValue<Value> {
   let name: () -> String
   let read: () -> Value
   let readDefault: () -> Value
-  /// How to decode the entry's stored objects, for observation.
   let descriptor: () -> KeyDescriptor<Value>
 
   /// The name the value is stored under.
@@ -70,8 +68,7 @@ extension StoredValue {
       readDefault: { key.defaultValue.value }, descriptor: { key })
   }
 
-  /// The projection of an entry declared on `UserDefaults`, whose key and default are
-  /// learned by running its getter (see ``EntryProbe``).
+  /// An entry's key and default are learned by running its getter (``EntryProbe``).
   init(defaults: UserDefaults, entry keyPath: KeyPath<UserDefaults, Value>) {
     let name = { EntryProbe.key(of: keyPath, in: defaults) }
     let readDefault = { EntryProbe.defaultValue(of: keyPath, in: defaults) }
@@ -79,8 +76,7 @@ extension StoredValue {
       defaults: defaults, name: name, read: { defaults[keyPath: keyPath] },
       readDefault: readDefault,
       descriptor: {
-        // Entries store through the shared bridge of their type (the macro's key and the
-        // UserDefaultable helpers agree on it), so their stored objects decode with it.
+        // Entries store through their type's shared bridge.
         KeyDescriptor(name: name(), bridge: .shared, defaultValue: .constant(readDefault()))
       })
   }

@@ -22,15 +22,11 @@ import Foundation
 /// keys (`UserDefaults.Key`, `static let`) need neither.
 @propertyWrapper
 public struct UserDefault<Value> {
-  // Exactly one of `key` and `entry` is set. Two stored optionals rather than an enum:
-  // a read takes the box straight from the wrapper, where matching it out of an enum
-  // case retained and released it on every read (measured: about 10 ns of 65).
-  /// A string key or typed key, boxed so that a read reaches the descriptor's fields
-  /// through one reference instead of copying (and retaining) the whole descriptor.
+  // Exactly one of `key` and `entry` is set. Not an enum: matching the box out of a case
+  // retained and released it on every read. Boxed, so a read does not copy (and retain)
+  // the whole descriptor.
   @usableFromInline let key: DescriptorBox<Value>?
-  /// An entry declared on `UserDefaults`.
   @usableFromInline let entry: ReferenceWritableKeyPath<UserDefaults, Value>?
-  /// The store the value lives in.
   @usableFromInline let defaults: UserDefaults
 
   // MARK: String keys (Codable values, no declaration needed)
@@ -40,10 +36,8 @@ public struct UserDefault<Value> {
   /// Registers `key` with ``KeyRegistry`` and checks the name (an invalid name is reported
   /// and its writes are refused).
   ///
-  /// Takes every storable type, not only `UserDefaultable` ones: `RawRepresentable` types
-  /// (stored as their raw value), `Codable` types (JSON), and arrays, sets, `[String: …]` and
-  /// optionals of those. The documentation shows this form only; its siblings for those
-  /// types behave the same.
+  /// Takes `RawRepresentable` (as the raw value) and `Codable` (JSON) types too, and
+  /// collections and optionals of those: shown here, the siblings for them behave alike.
   ///
   /// - Parameters:
   ///   - key: The stored name.
@@ -70,10 +64,8 @@ public struct UserDefault<Value> {
 
   /// An optional value stored under `key`; `nil` when nothing is stored.
   ///
-  /// Takes every storable type, not only `UserDefaultable` ones: `RawRepresentable` types
-  /// (stored as their raw value), `Codable` types (JSON), and arrays, sets, `[String: …]` and
-  /// optionals of those. The documentation shows this form only; its siblings for those
-  /// types behave the same.
+  /// Takes `RawRepresentable` (as the raw value) and `Codable` (JSON) types too, and
+  /// collections and optionals of those: shown here, the siblings for them behave alike.
   ///
   /// - Parameters:
   ///   - key: The stored name.
@@ -97,10 +89,8 @@ public struct UserDefault<Value> {
       bridge: .optional(ValueBridge<Wrapped>.native()), file: file, line: line)
   }
 
-  /// The one initializer every string-key form calls; `defaults`, then `suite`, then the
-  /// library's default choose the store.
-  /// library's default choose the store. `bridge`: the way its overload stores the value
-  /// (with the declaration's JSON coders, for a value stored as JSON).
+  /// What every string-key form calls; `defaults`, then `suite`, then the library's
+  /// default choose the store. `bridge`: how its overload stores the value.
   init(
     _ key: String, default defaultValue: DefaultValue<Value>, suite: UserDefaults?,
     defaults chosen: UserDefaults?, bridge: ValueBridge<Value>, file: StaticString, line: UInt
@@ -161,7 +151,7 @@ public struct UserDefault<Value> {
   ///
   /// `settings.isDiscountProvided = true`
   ///
-  /// Inlinable, so a read is specialised for `Value` where it is made, as a typed key's is.
+  /// Inlinable, so a read is specialised for `Value` where it is made.
   @inlinable
   public var wrappedValue: Value {
     get {

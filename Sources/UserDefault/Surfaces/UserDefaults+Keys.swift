@@ -4,9 +4,9 @@ extension UserDefaults {
   /// The value stored under `key`, or its default. Setting `nil` on an optional key
   /// removes the stored value.
   ///
-  /// Reading costs a lookup plus, when the stored value changed since the last read, one
-  /// decode (decoded values are cached per suite). A stored value that cannot be read returns the
-  /// default and is reported. Writing costs an encode and the store's write.
+  /// Reading costs a lookup, plus a decode when the stored value changed since the last
+  /// read; an unreadable value gives the default and is reported. Writing costs an encode
+  /// and the store's write.
   ///
   /// - Parameters:
   ///   - key: The typed key.

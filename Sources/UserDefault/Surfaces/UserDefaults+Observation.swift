@@ -9,14 +9,11 @@ extension UserDefaults {
     public let newValue: Value
   }
 
-  /// Calls `callback` after each change of `key`'s stored value made through the library
-  /// (any surface, any instance of the same suite), by other processes when this is a
-  /// ``PreferencesStore``, and by plain `set` calls where Foundation posts
-  /// `didChangeNotification`. Writing a value equal to the stored one does not call it.
-  ///
-  /// The callback runs on the writing thread after the store holds the new value, outside
-  /// the library's locks, so it may read and write defaults. Cost of a write while
-  /// observed: one extra read of the old stored object and one decode per observer.
+  /// Calls `callback` after each change of `key`'s stored value: through the library, by
+  /// other processes for a ``PreferencesStore``, and by plain `set` calls where Foundation
+  /// posts `didChangeNotification`; not for a write of an equal value. It runs on the
+  /// writing thread, outside the library's locks, so it may read and write defaults. Cost
+  /// of an observed write: a read of the old object and a decode per observer.
   ///
   /// - Parameters:
   ///   - key: The key to observe.
@@ -95,13 +92,10 @@ extension UserDefaults {
     return DefaultsObservation(hub: hub, id: id, gate: gate)
   }
 
-  /// Runs `body`; changes it makes through the library are not delivered to this suite's
-  /// ``observe(_:initial:_:)`` callbacks and `updates` sequences, in this
-  /// process. Use it in an observer that writes back, to avoid a loop.
-  ///
-  /// The changes are still stored, saved, seen by other processes, and reported to the
-  /// Observation framework (so views stay correct). Applies to writes made on the calling
-  /// thread or task during `body`, in every suite.
+  /// Runs `body`; its writes on this thread or task reach no ``observe(_:initial:_:)``
+  /// callback or `updates` sequence in this process. For an observer that writes back.
+  /// They are still stored, saved, seen by other processes and by the Observation
+  /// framework.
   ///
   /// - Parameters:
   ///   - body: The work whose writes observers should not hear.

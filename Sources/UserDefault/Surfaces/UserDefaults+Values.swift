@@ -18,8 +18,7 @@ extension UserDefaults {
       ?? nil
   }
 
-  /// Stores `value` under `name` through the library's bridging (`nil` removes). A value
-  /// that cannot be stored is reported and nothing is written.
+  /// Stores `value` through the library's bridging (`nil` removes); reports a refusal.
   package func set<Value>(_ value: Value, as type: Value.Type, forKey name: String) {
     access.write(
       value, for: KeyDescriptor(name: name, bridge: .shared, defaultValue: .constant(value)))
@@ -41,8 +40,7 @@ extension UserDefaults {
     try access.writeObject(value, forName: name)
   }
 
-  /// ``store(_:forKey:)`` that reports a refusal through ``DefaultsDiagnostics`` instead
-  /// of throwing.
+  /// ``store(_:forKey:)`` that reports a refusal instead of throwing.
   package func storeReportingErrors(_ value: Any?, forKey name: String) {
     backend.storeReportingErrors(value, forName: name)
   }

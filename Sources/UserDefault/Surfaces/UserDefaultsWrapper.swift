@@ -28,10 +28,8 @@ public struct UserDefaultsWrapper<Value> {
   /// Registers `key` with ``KeyRegistry`` and checks the name (an invalid name is reported
   /// and its writes are refused).
   ///
-  /// Takes every storable type, not only `UserDefaultable` ones: `RawRepresentable` types
-  /// (stored as their raw value), `Codable` types (JSON), and arrays, sets, `[String: …]` and
-  /// optionals of those. The documentation shows this form only; its siblings for those
-  /// types behave the same.
+  /// Takes `RawRepresentable` (as the raw value) and `Codable` (JSON) types too, and
+  /// collections and optionals of those: shown here, the siblings for them behave alike.
   ///
   /// - Parameters:
   ///   - key: The stored name.
@@ -52,10 +50,8 @@ public struct UserDefaultsWrapper<Value> {
 
   /// An optional value stored under `key`; `nil` when nothing is stored.
   ///
-  /// Takes every storable type, not only `UserDefaultable` ones: `RawRepresentable` types
-  /// (stored as their raw value), `Codable` types (JSON), and arrays, sets, `[String: …]` and
-  /// optionals of those. The documentation shows this form only; its siblings for those
-  /// types behave the same.
+  /// Takes `RawRepresentable` (as the raw value) and `Codable` (JSON) types too, and
+  /// collections and optionals of those: shown here, the siblings for them behave alike.
   ///
   /// - Parameters:
   ///   - key: The stored name.
