@@ -23,35 +23,24 @@ protocol StoreBackend: AnyObject, Sendable {
   /// schedules saving. An equal value of the same type changes nothing.
   func update(_ name: String, to object: Any?, trackingPath: TrackedKeys.Path?)
 
-<<<<<<< HEAD
-  /// Stores several objects as ``update(_:to:trackingPath:)`` stores each, telling the
-  /// observers of each changed name once; a backend that holds its values itself makes
-  /// them visible to its readers together.
+  /// Stores several objects as ``update(_:to:trackingPath:)`` does, telling observers of
+  /// each changed name once; a backend holding its values makes them visible together.
   func update(_ writes: [(name: String, object: Any?, trackingPath: TrackedKeys.Path?)])
 
-  /// Runs `body` with every other run of the suite held off, in this process and, where
-  /// the backend saves a file, in other processes (whose writes are taken in first);
-  /// `commit` makes the changes so far durable without letting go. Backends that cannot
-  /// exclude other processes exclude this process's threads only. Not reentrant: callers
-  /// go through ``ExclusiveRun``, which refuses a nested run instead of deadlocking.
-=======
-  /// Runs `body` with other processes' writes held off, after taking theirs in; `commit`
-  /// makes changes durable without letting go. Some backends exclude this process only.
->>>>>>> i35-comments
+  /// Runs `body` with the suite's other runs held off, in this process and, where the
+  /// backend saves a file, in other processes (whose writes are taken in first); `commit`
+  /// makes changes durable without letting go. Not reentrant: callers go through
+  /// ``ExclusiveRun``, which refuses a nested run instead of deadlocking.
   func exclusively<Result>(
     _ body: (_ commit: () throws(DefaultsError) -> Void) throws(DefaultsError) -> Result
   ) throws(DefaultsError) -> Result
 
-<<<<<<< HEAD
   /// Inside ``exclusively(_:)``: makes reads of `name` give what the suite's file holds
   /// now, for a backend that did not take in the whole file when the run began (the
   /// others do nothing). Cost: a lookup in the file's values read at the run's start.
   func adoptFileValue(forKey name: String)
 
   /// Makes every change so far durable now, and waits; throws (and reports) on failure.
-=======
-  /// Makes every change durable now, and waits; throws (and reports) on failure.
->>>>>>> i35-comments
   func flush() throws(DefaultsError)
 
   /// Starts noticing changes of `names` made outside the library, for their observers.

@@ -439,21 +439,13 @@ final class FileStore: StoreBackend {
     return number
   }
 
-<<<<<<< HEAD
-  /// Runs `body` on the store's queue while holding the file's lock, after loading what
-  /// other processes wrote; `commit` writes the changes made so far without letting the
-  /// lock go. Other processes' flushes and runs wait meanwhile: a migration step and its
-  /// version land in one atomic write, and an update's read and write are one step. An
-  /// in-memory store runs `body` on its queue, which excludes its other runs.
-  ///
-  /// - Throws: ``DefaultsDiagnostic/Kind/nestedUpdate`` when called from code the queue is
-  ///   running (an observer told of a change the poll found, a migration step): waiting
-  ///   for the queue there would never end.
-=======
   /// Runs `body` on the store's queue holding the file's lock, after taking in other
-  /// processes' writes; `commit` writes without letting the lock go. For migrations: a
-  /// step and its version land in one write, and no two processes run a step.
->>>>>>> i35-comments
+  /// processes' writes; `commit` writes without letting the lock go: a migration step and
+  /// its version, or an update's read and write, are one step. An in-memory store runs
+  /// `body` on its queue alone.
+  ///
+  /// - Throws: ``DefaultsDiagnostic/Kind/nestedUpdate`` from code the queue runs (an
+  ///   observer told of a change the poll found), where waiting for the queue never ends.
   func exclusively<Result>(
     _ body: (_ commit: () throws(DefaultsError) -> Void) throws(DefaultsError) -> Result
   ) throws(DefaultsError) -> Result {
