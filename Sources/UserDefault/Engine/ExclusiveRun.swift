@@ -12,7 +12,7 @@ enum ExclusiveRun {
   }
   private static let open = PerThread { OpenRuns() }
 
-  /// Runs `body` through `backend`'s ``StoreBackend/exclusively(_:)``.
+  /// Runs `body` through `suiteBackend`'s ``StoreBackend/exclusively(_:)``.
   ///
   /// Cost beyond the run: a thread-specific lookup and an append.
   ///
@@ -20,23 +20,23 @@ enum ExclusiveRun {
   ///   current thread is already inside a run of the same suite (nothing is run), or what
   ///   the run throws.
   static func run<Output>(
-    on backend: any StoreBackend,
+    on suiteBackend: any StoreBackend,
     _ body: (_ commit: () throws(DefaultsError) -> Void) throws(DefaultsError) -> Output
   ) throws(DefaultsError) -> Output {
-    let identity = ObjectIdentifier(backend)
+    let identity = ObjectIdentifier(suiteBackend)
     let runs = open.current
     guard !runs.backends.contains(identity) else {
-      throw nested(suite: backend.context.name)
+      throw nested(suite: suiteBackend.context.name)
     }
     runs.backends.append(identity)
     defer { runs.backends.removeLast() }
-    return try backend.exclusively(body)
+    return try suiteBackend.exclusively(body)
   }
 
-  /// Whether the current thread is inside a run of `backend`: a flush asked for there is
+  /// Whether the current thread is inside a run of `suiteBackend`: a flush asked for there is
   /// left to the run's commit, which holds the locks the flush would wait for.
-  static func isOpen(on backend: any StoreBackend) -> Bool {
-    open.current.backends.contains(ObjectIdentifier(backend))
+  static func isOpen(on suiteBackend: any StoreBackend) -> Bool {
+    open.current.backends.contains(ObjectIdentifier(suiteBackend))
   }
 
   /// The error of a run started inside another of the same suite.

@@ -2,18 +2,20 @@ import Foundation
 
 /// The one seam between the library and where values live: everything above it reaches
 /// storage only through these requirements, and never asks which store it has. The
-/// implementations live in `Stores/`, one object per suite per process;
-/// `UserDefaults.withBackend(_:)` is the one place that finds an instance's.
+/// Observation framework is told of reads and changes above it (the read path, the
+/// suite's ``ChangeHub``), so no backend can forget to. A backend is one file: the
+/// library's own live in `Stores/`, and a `UserDefaults` subclass that carries its own
+/// backend (``BackendCarrier``) is sent to it.
 protocol StoreBackend: AnyObject, Sendable {
   var context: SuiteContext { get }
 
   /// The stored object for `name` (registered defaults included). Cost: one lookup.
   func object(forKey name: String) -> Any?
 
-  /// Every typed read's path: tells the Observation framework of the read, then looks
-  /// `name` up. A store holding ``StoredObject``s hands them out as they are, so a scalar
-  /// read makes no cast from `Any`.
-  func storedObject(forKey name: String, tracking path: TrackedKeys.Path) -> StoredObject?
+  /// Every typed read's path: looks `name` up. A store holding ``StoredObject``s hands
+  /// them out as they are, so a scalar read makes no cast from `Any`; any other wraps its
+  /// object in ``StoredObject/other(_:)``.
+  func storedObject(forKey name: String) -> StoredObject?
 
   /// The launch argument for `name` (`-name value`), if this backend's reads see one, for
   /// a typed read to convert its text. Cost: a flag, else a lock and a lookup.
@@ -42,6 +44,10 @@ protocol StoreBackend: AnyObject, Sendable {
 
   /// Makes every change so far durable now, and waits; throws (and reports) on failure.
   func flush() throws(DefaultsError)
+
+  /// Whether writes wait to be made durable: the exit flush flushes the backends that
+  /// say so.
+  var hasUnsavedChanges: Bool { get }
 
   /// Starts noticing changes of `names` made outside the library, for their observers.
   func watchOutsideChanges(of names: [String])

@@ -151,6 +151,12 @@ struct DefaultsAccess: Sendable {
     }
   }
 
+  /// The object stored under `name`, untyped, from the backend whatever the instance's
+  /// class (registered defaults included): what migrations move.
+  func object(forName name: String) -> Any? {
+    backend.object(forKey: name)
+  }
+
   /// Registered defaults included.
   func hasStoredValue(_ name: String) -> Bool {
     suite.hub.tracking.access(TrackedKeys.path(for: name))

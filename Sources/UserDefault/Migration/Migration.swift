@@ -53,7 +53,7 @@ public struct MigrationStep {
   /// `Migration(1, .rename("userName", to: "profile.name"))`
   public static func rename(_ old: String, to new: String) -> MigrationStep {
     custom("rename \(old) to \(new)") { defaults throws(DefaultsError) in
-      guard let object = defaults.object(forKey: old) else { return }
+      guard let object = defaults.access.object(forName: old) else { return }
       try defaults.access.writeObject(object, forName: new)
       defaults.access.remove(old)
     }
@@ -78,7 +78,7 @@ public struct MigrationStep {
     _ key: String, from _: Old.Type, to _: New.Type, _ transform: @escaping (Old) -> New?
   ) -> MigrationStep {
     custom("convert \(key) from \(Old.self) to \(New.self)") { defaults throws(DefaultsError) in
-      guard let object = defaults.object(forKey: key) else { return }
+      guard let object = defaults.access.object(forName: key) else { return }
       let old: Old
       do throws(DefaultsError) {
         old = try ValueBridge<Old>.shared.decode(object)
@@ -133,7 +133,7 @@ public struct MigrationStep {
     custom("move \(keys.joined(separator: ", "))") { defaults throws(DefaultsError) in
       var moved: [String] = []
       for key in keys {
-        guard let object = defaults.object(forKey: key) else { continue }
+        guard let object = defaults.access.object(forName: key) else { continue }
         try destination.access.writeObject(object, forName: key)
         moved.append(key)
       }

@@ -37,7 +37,8 @@ enum ExitFlush {
 
   /// Failures stay pending, reported where they happened.
   static func saveEverything() {
-    for store in SuiteRegistry.fileStores() { try? store.flush() }
-    FoundationSaving.saveNow()
+    for backend in SuiteRegistry.backends() where backend.hasUnsavedChanges {
+      try? backend.flush()
+    }
   }
 }

@@ -14,9 +14,6 @@ final class FileStore: StoreBackend {
   let fileProblem: DefaultsError?
   /// The format of the file when this store makes it; a file that exists keeps its own.
   let newFileFormat: PreferencesFile.Format
-  /// `context.hub.tracking`, kept here too: reaching it through the context costs a read
-  /// a retain and a release.
-  private let tracking: TrackedKeys
   /// Whether `State.arguments` holds anything: checked without the lock.
   private let hasArguments: Bool
   /// The read-only domains below the file; refreshed on `queue` only.
@@ -137,7 +134,6 @@ final class FileStore: StoreBackend {
       Lock(FallbackDomains(below: $0, environment: ProcessInfo.processInfo.environment))
     }
     self.context = SuiteContext(name: suite, seesEveryWrite: true)
-    self.tracking = context.hub.tracking
     self.file = file
     self.fileProblem = problem
     self.state = Lock(
@@ -190,7 +186,7 @@ final class FileStore: StoreBackend {
     storedObject(forKey: name)?.object
   }
 
-  private func storedObject(forKey name: String) -> StoredObject? {
+  func storedObject(forKey name: String) -> StoredObject? {
     state.withLock { guarded in
       if hasArguments, let argument = guarded.state.arguments[name] { return argument }
       // `StoredValues.object(forKey:)` and, below, `State.lowerObject(for:)` spelled out:
@@ -207,13 +203,6 @@ final class FileStore: StoreBackend {
 
   func launchArgument(forKey name: String) -> StoredObject? {
     hasArguments ? state.withLock { $0.state.arguments[name] } : nil
-  }
-
-  /// Every typed read's path: tells the Observation framework of the read, then lock and
-  /// lookup; the object as held, so the read makes no cast from `Any`.
-  func storedObject(forKey name: String, tracking path: TrackedKeys.Path) -> StoredObject? {
-    tracking.access(path)
-    return storedObject(forKey: name)
   }
 
   /// Every domain merged, as Foundation merges its search list: registered defaults,
@@ -323,6 +312,8 @@ final class FileStore: StoreBackend {
         }
       })
   }
+
+  var hasUnsavedChanges: Bool { state.withLock { !$0.state.pending.isEmpty } }
 
   func watchOutsideChanges(of names: [String]) {
     // Nothing to do: other processes' writes are found by the poll.

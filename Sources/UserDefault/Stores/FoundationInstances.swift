@@ -1,18 +1,32 @@
 import Foundation
 
-/// Finds the backend of a Foundation `UserDefaults` instance, remembered by identity.
+/// A `UserDefaults` subclass whose instances carry a backend of their own: the library
+/// sends every call on such an instance there, through every surface. This is how a
+/// backend is added without touching the rest of the library (see the in-memory backend
+/// of the tests); ``PreferencesStore`` carries its ``FileStore`` the same way, told apart
+/// by its class on the read path.
+protocol BackendCarrier: UserDefaults {
+  /// The backend every call on this instance goes to; the same object for the instance's
+  /// whole life.
+  var carriedBackend: any StoreBackend { get }
+}
+
+/// Finds the backend of a `UserDefaults` instance, remembered by identity.
 ///
-/// Foundation does not say which suite an instance belongs to. On Linux its private
-/// `suite` field is read by reflection, once; without that field, the instance gets a
-/// backend of its own (reported once). On Apple platforms `.standard` is its suite and
-/// any other instance gets its own (Darwin shares values and notifications itself). So
-/// does a subclass other than ``PreferencesStore``, which keeps its own storage.
+/// A ``BackendCarrier`` gives its own. Otherwise Foundation does not say which suite an
+/// instance belongs to: on Linux its private `suite` field is read by reflection, once;
+/// without that field, the instance gets a backend of its own (reported once). On Apple
+/// platforms `.standard` is its suite and any other instance gets its own (Darwin shares
+/// values and notifications itself). So does a subclass that carries no backend, which
+/// keeps its own storage.
 enum FoundationInstances {
-  private struct Known {
+  struct Known {
     /// Weak, so the table keeps no instance alive; stale entries are swept. Compared by
     /// identity, so a new instance at a dead one's address never gets its backend.
     weak var instance: UserDefaults?
-    let backend: FoundationSuite
+    let backend: any StoreBackend
+    /// Whether this is the standard suite, which a scoped default stands in for.
+    let isStandard: Bool
   }
 
   private struct Table {
@@ -21,15 +35,15 @@ enum FoundationInstances {
     var sweepAt = minimumSweep
     var isUnidentifiedReported = false
 
-    func backend(of defaults: UserDefaults) -> FoundationSuite? {
+    func entry(of defaults: UserDefaults) -> Known? {
       guard let known = known[ObjectIdentifier(defaults)], known.instance === defaults else {
         return nil
       }
-      return known.backend
+      return known
     }
 
-    mutating func remember(_ defaults: UserDefaults, _ backend: FoundationSuite) {
-      known[ObjectIdentifier(defaults)] = Known(instance: defaults, backend: backend)
+    mutating func remember(_ defaults: UserDefaults, _ entry: Known) {
+      known[ObjectIdentifier(defaults)] = entry
       guard known.count >= sweepAt else { return }
       known = known.filter { $0.value.instance != nil }
       sweepAt = max(Self.minimumSweep, known.count * 2)
@@ -48,51 +62,55 @@ enum FoundationInstances {
   static var rememberedCount: Int { table.withLock { $0.known.count } }
 
   /// `suiteField`: the private field naming the suite, a parameter so tests can miss it.
-  static func backend(of defaults: UserDefaults, suiteField: String = "suite") -> FoundationSuite {
-    withBackend(of: defaults, suiteField: suiteField) { $0 }
+  static func backend(
+    of defaults: UserDefaults, suiteField: String = "suite"
+  ) -> any StoreBackend {
+    withBackend(of: defaults, suiteField: suiteField) { backend, _ in backend }
   }
 
-  /// Calls `body` with the backend of `defaults`, borrowed: a read pays no retain and
-  /// release. Safe: ``SuiteRegistry`` holds a suite's backend for ever, and the table an
-  /// instance's own for as long as `defaults` lives.
+  /// Calls `body` with the backend of `defaults` and whether it is the standard suite's:
+  /// the thread's record of the last instance it resolved, else one lock and lookup.
   ///
   /// - Parameters:
   ///   - defaults: The instance whose backend is wanted.
   ///   - suiteField: The private field naming the suite (see ``backend(of:suiteField:)``).
-  ///   - body: What to do with the backend; it must not keep it.
+  ///   - body: What to do with the backend.
   /// - Returns: What `body` returns.
   ///
-  ///     FoundationInstances.withBackend(of: defaults) { $0.object(forKey: "k") }
+  ///     FoundationInstances.withBackend(of: defaults) { backend, _ in backend.object(forKey: "k") }
   static func withBackend<Result>(
-    of defaults: UserDefaults, suiteField: String = "suite", _ body: (FoundationSuite) -> Result
+    of defaults: UserDefaults, suiteField: String = "suite",
+    _ body: (_ backend: any StoreBackend, _ isStandard: Bool) -> Result
   ) -> Result {
     LastResolved.withCurrent { last in
-      if let backend = last.backend(of: defaults) { return backend._withUnsafeGuaranteedRef(body) }
-      let backend = resolve(defaults, suiteField: suiteField)
-      last.remember(defaults, backend)
-      return body(backend)
+      if let known = last.entry(of: defaults) { return body(known.backend, known.isStandard) }
+      let known = resolve(defaults, suiteField: suiteField)
+      last.remember(defaults, known)
+      return body(known.backend, known.isStandard)
     }
   }
 
-  private static func resolve(_ defaults: UserDefaults, suiteField: String) -> FoundationSuite {
-    if let backend = table.withLock({ $0.backend(of: defaults) }) { return backend }
+  private static func resolve(_ defaults: UserDefaults, suiteField: String) -> Known {
+    if let known = table.withLock({ $0.entry(of: defaults) }) { return known }
     ExitFlush.install()
     let suite = Suite(of: defaults, suiteField: suiteField)
-    let backend: FoundationSuite
+    let backend: any StoreBackend
     switch suite {
     case .standard: backend = SuiteRegistry.foundationSuite(named: nil, fallback: defaults)
     case .named(let name): backend = SuiteRegistry.foundationSuite(named: name, fallback: defaults)
+    case .carried: backend = (defaults as! any BackendCarrier).carriedBackend
     case .own(let description, _):
       backend = FoundationSuite(
         name: description, defaults: defaults, saving: .none, holdsInstance: false)
     }
-    let (found, reportUnidentified) = table.withLock { table -> (FoundationSuite, Bool) in
+    let entry = Known(instance: defaults, backend: backend, isStandard: suite == .standard)
+    let (found, reportUnidentified) = table.withLock { table -> (Known, Bool) in
       // Another thread resolved it meanwhile: its backend wins.
-      if let known = table.backend(of: defaults) { return (known, false) }
-      table.remember(defaults, backend)
-      guard case .own(_, let isFault) = suite else { return (backend, false) }
+      if let known = table.entry(of: defaults) { return (known, false) }
+      table.remember(defaults, entry)
+      guard case .own(_, let isFault) = suite else { return (entry, false) }
       defer { if isFault { table.isUnidentifiedReported = true } }
-      return (backend, isFault && !table.isUnidentifiedReported)
+      return (entry, isFault && !table.isUnidentifiedReported)
     }
     if reportUnidentified, case .own(let description, _) = suite {
       DefaultsDiagnostics.report(
@@ -106,6 +124,8 @@ enum FoundationInstances {
   enum Suite: Equatable {
     case standard
     case named(String)
+    /// An instance of a ``BackendCarrier``.
+    case carried
     /// A backend scoped to the instance, named `description`; `isFault` when its suite
     /// should have been found and was not.
     case own(description: String, isFault: Bool)
@@ -113,6 +133,10 @@ enum FoundationInstances {
     init(of defaults: UserDefaults, suiteField: String) {
       if defaults === UserDefaults.standard {
         self = .standard
+        return
+      }
+      if defaults is any BackendCarrier {
+        self = .carried
         return
       }
       let description = "\(type(of: defaults)) instance"
@@ -141,23 +165,21 @@ enum FoundationInstances {
       return nil
     }
   }
-
 }
 
-/// The last instance the thread resolved and its backend, so repeated reads skip the
+/// The last instance the thread resolved and its entry, so repeated reads skip the
 /// table's lock. Held strongly, so the address it compares cannot be reused.
 private final class LastResolved {
   private var instance: UserDefaults?
-  private var backend: FoundationSuite?
+  private var known: FoundationInstances.Known?
 
-  /// Unretained: it lives until the thread's next ``remember(_:_:)``.
-  func backend(of defaults: UserDefaults) -> Unmanaged<FoundationSuite>? {
-    guard instance === defaults, let backend else { return nil }
-    return Unmanaged.passUnretained(backend)
+  func entry(of defaults: UserDefaults) -> FoundationInstances.Known? {
+    guard instance === defaults else { return nil }
+    return known
   }
 
-  func remember(_ instance: UserDefaults, _ backend: FoundationSuite) {
-    (self.instance, self.backend) = (instance, backend)
+  func remember(_ instance: UserDefaults, _ known: FoundationInstances.Known) {
+    (self.instance, self.known) = (instance, known)
   }
 
   static func withCurrent<Result>(_ body: (LastResolved) -> Result) -> Result {

@@ -44,7 +44,8 @@ public enum FoundationSaving {
   @discardableResult
   public static func saveNow() -> Bool {
     var succeeded = true
-    for suite in SuiteRegistry.foundationSuites() where suite.hasUnsavedChanges {
+    let suites = SuiteRegistry.backends().lazy.compactMap { $0 as? FoundationSuite }
+    for suite in suites where suite.hasUnsavedChanges {
       do throws(DefaultsError) { try suite.flush() } catch { succeeded = false }
     }
     return succeeded

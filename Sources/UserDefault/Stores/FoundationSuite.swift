@@ -16,11 +16,6 @@ import Foundation
 /// saves and the library saves nothing.
 final class FoundationSuite: StoreBackend {
   let context: SuiteContext
-  /// Whether this is the standard suite's backend, which a ``ScopedDefault`` stands in for.
-  let isStandard: Bool
-  /// `context.hub.tracking`, kept here too: reaching it through the context costs a read
-  /// a retain and a release.
-  private let tracking: TrackedKeys
   private let defaults: Instance
   private let saving: Saving?
   private let notifications = Lock<FoundationChangeNotifications?>(nil)
@@ -57,8 +52,6 @@ final class FoundationSuite: StoreBackend {
   /// `saving` is always `.none` on Apple platforms, where Foundation saves.
   init(name: String?, defaults: UserDefaults, saving: SavingPlace, holdsInstance: Bool = true) {
     self.context = SuiteContext(name: name, seesEveryWrite: false)
-    self.isStandard = name == nil
-    self.tracking = context.hub.tracking
     self.defaults = Instance(defaults, isHeld: holdsInstance)
     var domains: FallbackDomains?
     if case .file(let file) = saving {
@@ -136,10 +129,9 @@ final class FoundationSuite: StoreBackend {
     return found?.object
   }
 
-  /// Every typed read's path: ``object(forKey:)`` tracked for Observation. The object is
-  /// handed on as ``StoredObject/other(_:)``: sorting it would repeat the read's casts.
-  func storedObject(forKey name: String, tracking path: TrackedKeys.Path) -> StoredObject? {
-    tracking.access(path)
+  /// Every typed read's path: ``object(forKey:)``, handed on as
+  /// ``StoredObject/other(_:)``: sorting it would repeat the read's casts.
+  func storedObject(forKey name: String) -> StoredObject? {
     // Moved into the case, not mapped: `Optional.map` copied the object once more.
     guard hasSystemFiles else {
       guard let object = defaults.value?.object(forKey: name) else { return nil }

@@ -63,7 +63,7 @@ public final class PreferencesStore: UserDefaults {
     let store: FileStore
     do throws(DefaultsError) {
       let file = try PreferencesFile.forSuite(suiteName, in: directory)
-      store = SuiteRegistry.fileStore(identifiedBy: file.path) {
+      store = SuiteRegistry.backend(identifiedBy: file.path) {
         FileStore(
           suite: suiteName, file: file, flushWindow: flushWindow, problem: nil,
           newFileFormat: format ?? .newFile)
@@ -73,7 +73,7 @@ public final class PreferencesStore: UserDefaults {
     } catch {
       // No directory: a store that keeps values in memory, one per suite name.
       let name = suiteName ?? PreferencesFile.standardSuiteName
-      store = SuiteRegistry.fileStore(identifiedBy: "no preferences directory: " + name) {
+      store = SuiteRegistry.backend(identifiedBy: "no preferences directory: " + name) {
         FileStore(
           suite: suiteName, file: nil, flushWindow: flushWindow,
           problem: DefaultsError(error.kind, error.message + "; values stay in memory"))
@@ -153,7 +153,8 @@ public final class PreferencesStore: UserDefaults {
   // `object(forKey:)`. They convert as Apple documents ("5" reads as 5, a Boolean as 1).
 
   private func storedObject(forKey name: String) -> StoredObject? {
-    fileStore.storedObject(forKey: name, tracking: TrackedKeys.path(for: name))
+    fileStore.context.hub.tracking.access(TrackedKeys.path(for: name))
+    return fileStore.storedObject(forKey: name)
   }
 
   /// A number as `NSNumber` reads it, text as `NSString` does, else `otherwise`.

@@ -1,10 +1,11 @@
 import Foundation
 
 extension UserDefaults {
-  /// Calls `body` with the backend of this instance's suite, borrowed: the one place that
-  /// finds it, and where a new backend is registered. A ``PreferencesStore`` (`final`) is
-  /// told by one class comparison; any other instance is found in ``FoundationInstances``.
-  /// The standard suite gives way to the task's ``ScopedDefault``, if any.
+  /// Calls `body` with the backend of this instance's suite: the one place that finds it.
+  /// A ``PreferencesStore`` (`final`) is told by one class comparison and lends its store
+  /// unretained; any other instance is found in ``FoundationInstances`` (a
+  /// ``BackendCarrier`` there gives its own). The standard suite gives way to the task's
+  /// ``ScopedDefault``, if any.
   ///
   /// - Parameter body: What to do with the backend; it must not keep it past the call
   ///   (``backend`` gives one to keep).
@@ -15,8 +16,8 @@ extension UserDefaults {
       // Cannot fail: the class was compared above; `as?` would hand back a retained store.
       return body(unsafeDowncast(self, to: PreferencesStore.self).fileStore)
     }
-    return FoundationInstances.withBackend(of: self) { backend in
-      if backend.isStandard, let scoped = ScopedDefault.current, scoped !== self {
+    return FoundationInstances.withBackend(of: self) { backend, isStandard in
+      if isStandard, let scoped = ScopedDefault.current, scoped !== self {
         return scoped.withBackend(body)
       }
       return body(backend)
@@ -26,10 +27,14 @@ extension UserDefaults {
   /// The backend, retained: for callers that keep it or make several calls.
   var backend: any StoreBackend { withBackend { $0 } }
 
-  /// ``StoreBackend/storedObject(forKey:tracking:)``, borrowed: no retain and release.
-  /// Out of line, so every specialised read makes one call here.
+  /// Every typed read's lookup: tells the Observation framework of the read, here above
+  /// the seam for every backend, then ``StoreBackend/storedObject(forKey:)``. Out of line,
+  /// so every specialised read makes one call here.
   @usableFromInline
   func storedObject(_ name: String, tracking path: TrackedKeys.Path) -> StoredObject? {
-    withBackend { $0.storedObject(forKey: name, tracking: path) }
+    withBackend { backend in
+      backend.context.hub.tracking.access(path)
+      return backend.storedObject(forKey: name)
+    }
   }
 }

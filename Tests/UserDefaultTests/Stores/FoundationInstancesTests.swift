@@ -18,7 +18,7 @@ private final class OwnStorageDefaults: UserDefaults {}
   @Test func droppedInstancesAndTheirBackendsAreFreed() {
     let key = UserDefaults.Key<Int>(uniqueKey(), default: 0)
     var instances: [Weak<UserDefaults>] = []
-    var backends: [Weak<FoundationSuite>] = []
+    var backends: [Weak<AnyObject>] = []
     for index in 0..<1_000 {
       let own = OwnStorageDefaults(suiteName: uniqueKey())!
       own[key] = index
