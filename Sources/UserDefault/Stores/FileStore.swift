@@ -23,31 +23,21 @@ final class FileStore: StoreBackend {
     /// Held as ``StoredObject``s, so a typed read of a scalar makes no runtime cast; after
     /// a cold open of a binary file, an index of it until a write (``StoredValues``).
     var values = StoredValues()
-    /// The launch arguments reads see first; empty for an in-memory store, so tests do not
-    /// depend on how the test process was started.
-    var arguments: [String: StoredObject]
-    /// The read-only domains below the file, merged: read after `values`, before
-    /// `registered`.
-    var fallback: [String: StoredObject] = [:]
-    var registered: [String: StoredObject] = [:]
+    /// The domains around `values`: what a read gives and what observers are told.
+    var search: SearchList
     /// Names changed since their last flush.
     var pending = PendingWrites<Void>()
-    var flushesStarted: UInt64 = 0
-    /// Everything written before this flush took its snapshot is durable.
-    var latestDurableFlush: UInt64 = 0
-    /// Stays set after a ``flush()`` that took the changes, so writes until the deferred
-    /// flush runs ride on it: a write-and-flush loop does not arm a Dispatch timer, and
-    /// wake its thread, per write.
-    var isFlushScheduled = false
+    var flushes = FlushProgress()
     var flushWindow: Duration
-    /// The file as this store last read or wrote it whole.
+    /// The file as this store last read or wrote it whole, and in which format.
     var fileIdentity: PreferencesFile.Identity?
     var fileFormat: PreferencesFile.Format
     /// Whether the store's first object has been made (and the file taken in, if any).
     var hasLoaded = false
     /// A failure met on every poll or flush is reported once.
     var reports = FailureReports()
-    /// Live ``PreferencesStore`` objects; the file is polled while any exist.
+    /// Live ``PreferencesStore`` objects (the file is polled while any exist), and whether
+    /// a poll is queued.
     var users = 0
     var isPollQueued = false
 
@@ -59,18 +49,19 @@ final class FileStore: StoreBackend {
     ///   - name: The stored name.
     /// - Returns: The change to announce, or `nil` when nothing changed.
     mutating func storeChange(_ object: Any?, forName name: String) -> ChangeHub.Change? {
-      // Not `ChangeHub.Change(name:from:to:)`: passing the objects as optionals copies
+      // ``SearchList``'s rule, spelled out: passing the objects to it as optionals copies
       // them through their value witnesses, measurably slower on every write. A removal
-      // reveals what a lower domain holds, and a first write replaces it.
+      // reveals what lies below, a first write replaces it; the caller drops a change
+      // under a launch argument.
       guard let object else {
         guard let old = values.removeValue(forKey: name) else { return nil }
         return ChangeHub.Change(
-          name: name, oldObject: old.object, newObject: lowerObject(for: name)?.object)
+          name: name, oldObject: old.object, newObject: search.below(name)?.object)
       }
       let new = StoredObject(object)
       guard let old = values.updateValue(new, forKey: name) else {
         return ChangeHub.Change(
-          name: name, oldObject: lowerObject(for: name)?.object, newObject: object)
+          name: name, oldObject: search.below(name)?.object, newObject: object)
       }
       if old.isSame(as: new) {
         // The old object stays: 0.0 written over -0.0 leaves the file's -0.0.
@@ -78,32 +69,6 @@ final class FileStore: StoreBackend {
         return nil
       }
       return ChangeHub.Change(name: name, oldObject: old.object, newObject: object)
-    }
-
-    /// What a read of `name` finds below the suite's file: the lower domains, then the
-    /// registered defaults. The read path spells it out.
-    func lowerObject(for name: String) -> StoredObject? {
-      if !fallback.isEmpty, let lower = fallback[name] { return lower }
-      return registered[name]
-    }
-
-    /// Whether `name` is given as a launch argument, which every read returns instead.
-    func isArgument(_ name: String) -> Bool {
-      !arguments.isEmpty && arguments[name] != nil
-    }
-
-    /// `changes` of the file as readers see them: none under a launch argument, and a
-    /// value that appears or goes compared with what lies below it.
-    func asSeen(_ changes: [ChangeHub.Change]) -> [ChangeHub.Change] {
-      if arguments.isEmpty && fallback.isEmpty && registered.isEmpty { return changes }
-      return changes.compactMap { change in
-        guard !isArgument(change.name) else { return nil }
-        let lower = lowerObject(for: change.name)?.object
-        var seen = ChangeHub.Change(
-          name: change.name, from: change.oldObject ?? lower, to: change.newObject ?? lower)
-        seen?.trackingPath = change.trackingPath
-        return seen
-      }
     }
 
     mutating func noteChange(of name: String) {
@@ -138,7 +103,9 @@ final class FileStore: StoreBackend {
     self.fileProblem = problem
     self.state = Lock(
       Guarded(
-        state: State(arguments: arguments, flushWindow: flushWindow, fileFormat: newFileFormat)))
+        state: State(
+          search: SearchList(arguments: arguments), flushWindow: flushWindow,
+          fileFormat: newFileFormat)))
     if let problem {
       DefaultsDiagnostics.report(problem.kind, key: nil, suite: suite, problem.message)
     }
@@ -157,7 +124,7 @@ final class FileStore: StoreBackend {
       if flushWindow < guarded.state.flushWindow {
         guarded.state.flushWindow = flushWindow
         // A flush queued with the longer window must not hold back the next write.
-        guarded.state.isFlushScheduled = false
+        guarded.state.flushes.dequeue()
       }
       return guarded.state.users == 1
     }
@@ -188,21 +155,23 @@ final class FileStore: StoreBackend {
 
   func storedObject(forKey name: String) -> StoredObject? {
     state.withLock { guarded in
-      if hasArguments, let argument = guarded.state.arguments[name] { return argument }
-      // `StoredValues.object(forKey:)` and, below, `State.lowerObject(for:)` spelled out:
+      if hasArguments, let argument = guarded.state.search.arguments[name] { return argument }
+      // `StoredValues.object(forKey:)` and, below, `SearchList.below(_:)` spelled out:
       // as calls they were measurably slower on this, every read's, path.
       if guarded.state.values.isIndexed {
         if let value = guarded.state.values.indexedObject(forKey: name) { return value }
       } else if let value = guarded.state.values.dictionaryObject(forKey: name) {
         return value
       }
-      if !guarded.state.fallback.isEmpty, let lower = guarded.state.fallback[name] { return lower }
-      return guarded.state.registered[name]
+      if !guarded.state.search.lower.isEmpty, let lower = guarded.state.search.lower[name] {
+        return lower
+      }
+      return guarded.state.search.registered[name]
     }
   }
 
   func launchArgument(forKey name: String) -> StoredObject? {
-    hasArguments ? state.withLock { $0.state.arguments[name] } : nil
+    hasArguments ? state.withLock { $0.state.search.arguments[name] } : nil
   }
 
   /// Every domain merged, as Foundation merges its search list: registered defaults,
@@ -210,11 +179,7 @@ final class FileStore: StoreBackend {
   /// each winning over those before it.
   func dictionaryRepresentation() -> [String: Any] {
     makeDictionaryOutsideLock()
-    return state.withLock { guarded in
-      guarded.state.registered.merging(guarded.state.fallback) { _, lower in lower }
-        .merging(guarded.state.values.dictionary()) { _, stored in stored }
-        .merging(guarded.state.arguments) { _, argument in argument }
-    }.objects
+    return state.withLock { $0.state.search.merged(over: $0.state.values.dictionary()) }.objects
   }
 
   func persistentValues() -> [String: Any] {
@@ -224,7 +189,7 @@ final class FileStore: StoreBackend {
 
   func register(_ values: [String: Any]) {
     let stored = values.mapValues(StoredObject.init)
-    state.withLock { $0.state.registered.merge(stored) { _, new in new } }
+    state.withLock { $0.state.search.registered.merge(stored) { _, new in new } }
     context.cache.invalidateAll()
   }
 
@@ -264,6 +229,20 @@ final class FileStore: StoreBackend {
   }
 
   private func update<Changes: Collection<(String, Any?, TrackedKeys.Path?)>>(_ changes: Changes) {
+    while true {
+      guard let (applied, window) = apply(changes) else { continue }
+      context.announce(applied)
+      if let window { flushLater(after: window) }
+      return
+    }
+  }
+
+  /// Applies `changes` under the lock: the changes readers see, and the flush window when
+  /// a flush must be queued; `nil` (nothing applied) while the values are still a file's
+  /// index, whose dictionary is then made outside the lock.
+  private func apply<Changes: Collection<(String, Any?, TrackedKeys.Path?)>>(
+    _ changes: Changes
+  ) -> ([ChangeHub.Change], Duration?)? {
     let result = state.withLock { guarded -> ([ChangeHub.Change], Duration?)? in
       // An index: its dictionary is made outside the lock first. Tested here so that a
       // write takes the lock once.
@@ -276,19 +255,14 @@ final class FileStore: StoreBackend {
         guarded.state.noteChange(of: name)
         wrote = true
         // A launch argument still wins: the write changes the file, not what is seen.
-        if guarded.state.isArgument(name) { continue }
+        if guarded.state.search.isArgument(name) { continue }
         applied.append(change)
       }
-      let schedule = wrote && file != nil && !guarded.state.isFlushScheduled
-      if schedule { guarded.state.isFlushScheduled = true }
+      let schedule = wrote && file != nil && guarded.state.flushes.queue()
       return (applied, schedule ? guarded.state.flushWindow : nil)
     }
-    guard let (applied, window) = result else {
-      makeDictionaryOutsideLock()
-      return update(changes)
-    }
-    context.announce(applied)
-    if let window { flushLater(after: window) }
+    if result == nil { makeDictionaryOutsideLock() }
+    return result
   }
 
   /// Queues a flush `window` from now (``DeferredFlush``). Holds the store until it ran:
@@ -299,16 +273,12 @@ final class FileStore: StoreBackend {
       flush: { [self] () throws(DefaultsError) in
         guard let file else { return }
         // Cleared before the snapshot: a write after this point queues a flush of its own.
-        state.withLock { $0.state.isFlushScheduled = false }
+        state.withLock { $0.state.flushes.dequeue() }
         try flushOnQueue(file)  // already on `queue`: flush() would wait on itself
       },
       rearm: { [self] in
         state.withLock { guarded in
-          guard !guarded.state.pending.isEmpty, !guarded.state.isFlushScheduled else {
-            return false
-          }
-          guarded.state.isFlushScheduled = true
-          return true
+          !guarded.state.pending.isEmpty && guarded.state.flushes.queue()
         }
       })
   }
@@ -335,9 +305,9 @@ final class FileStore: StoreBackend {
     if DispatchQueue.getSpecific(key: queueKey) == true { return }  // committed by the caller
     arrivals.arrive()
     defer { arrivals.leave() }
-    let started = state.withLock { $0.state.flushesStarted }
+    let mark = state.withLock { $0.state.flushes.mark }
     try onQueue { () throws(DefaultsError) in
-      guard state.withLock({ $0.state.latestDurableFlush <= started }) else { return }
+      guard !state.withLock({ $0.state.flushes.isDurable(since: mark) }) else { return }
       // Threads ready to run go first, so their writes land before the snapshot and this
       // replacement serves their flushes too. Alone, this costs one system call.
       sched_yield()
@@ -371,10 +341,10 @@ final class FileStore: StoreBackend {
     }
     do throws(DefaultsError) {
       try file.prepareDirectory()
-      let number = try file.withLock { () throws(DefaultsError) in try writeLocked(file) }
+      let snapshot = try file.withLock { () throws(DefaultsError) in try writeLocked(file) }
       state.withLock { guarded in
         guarded.state.reports.writeSucceeded()
-        guarded.state.latestDurableFlush = max(guarded.state.latestDurableFlush, number)
+        guarded.state.flushes.madeDurable(snapshot)
       }
     } catch {
       let isNew = state.withLock { $0.state.reports.isNew(error.message) }
@@ -390,19 +360,17 @@ final class FileStore: StoreBackend {
   /// changes are merged into the file read; a damaged file is moved aside and the whole
   /// state written (nothing, if it cannot be moved).
   ///
-  /// - Returns: the flush's number (see ``State/flushesStarted``), taken with its snapshot.
+  /// - Returns: the number of the snapshot written (see ``FlushProgress``).
   @discardableResult
   private func writeLocked(_ file: PreferencesFile) throws(DefaultsError) -> UInt64 {
     let identity = file.identity()
     // A copy shares the index: a flush with nothing pending (every launch's migration
     // check) does not make the dictionary.
     let (pending, snapshot, isFileKnown, number, format) = state.withLock { guarded in
-      guarded.state.flushesStarted += 1
       let isKnown = identity != nil && identity == guarded.state.fileIdentity
       return (
         guarded.state.pending.snapshot, guarded.state.values, isKnown,
-        guarded.state.flushesStarted,
-        guarded.state.fileFormat
+        guarded.state.flushes.takeSnapshot(), guarded.state.fileFormat
       )
     }
     if isFileKnown {
@@ -493,7 +461,7 @@ final class FileStore: StoreBackend {
       let changes = guarded.state.values.withDictionary {
         ChangeHub.reconcile(&$0, names: names) { found[$0] }
       }
-      return guarded.state.asSeen(changes)
+      return guarded.state.search.seen(changes)
     }
     context.announce(changes)
   }
@@ -553,14 +521,8 @@ final class FileStore: StoreBackend {
     }
     guard let merged = found else { return }
     let changes = state.withLock { guarded in
-      let names = Set(guarded.state.fallback.keys).union(merged.keys).filter {
-        guarded.state.values.object(forKey: $0) == nil && !guarded.state.isArgument($0)
-      }
-      let before = names.map { guarded.state.lowerObject(for: $0) }
-      guarded.state.fallback = merged
-      return zip(names, before).compactMap { name, old in
-        ChangeHub.Change(name: name, from: old, to: guarded.state.lowerObject(for: name))
-      }
+      let values = guarded.state.values
+      return guarded.state.search.replaceLower(with: merged) { values.object(forKey: $0) != nil }
     }
     context.announce(changes)
   }

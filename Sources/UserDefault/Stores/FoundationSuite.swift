@@ -157,10 +157,12 @@ final class FoundationSuite: StoreBackend {
     store(object, forKey: name)
     saving?.record(name, object)
     if isObserved {
-      // No change under a launch argument, nor when a removal reveals an equal value.
-      guard launchArgument(forKey: name) == nil,
-        let observed = ChangeHub.Change(
-          name: name, from: old, to: object ?? self.object(forKey: name))
+      // ``SearchList``'s rule. `old` is what readers saw, lower domains included, so what
+      // lies below matters only after a removal: Foundation's read then gives it.
+      guard
+        let observed = SearchList.seenChange(
+          of: name, isArgument: launchArgument(forKey: name) != nil, from: old, to: object,
+          below: object == nil ? self.object(forKey: name) : nil)
       else { return }
       change = observed
     }

@@ -1,0 +1,77 @@
+import Foundation
+
+/// The domains a read looks in around a suite's own values, in Foundation's order: a launch
+/// argument first, then the suite's own value, then the read-only lower domains
+/// (system-wide files, the global domain), then the registered defaults.
+///
+/// The one rule for what a read gives and what observers of a change are told, on every
+/// backend: a change under a launch argument is not seen, and a value that appears or goes
+/// is compared with what lies below it. The library's store holds its domains here; a
+/// Foundation instance, whose domains Foundation holds, asks ``seenChange(of:isArgument:from:to:below:)``.
+struct SearchList {
+  /// Launch arguments (`-name value`); empty for an in-memory store, whose reads must not
+  /// depend on how the process was started.
+  var arguments: [String: StoredObject]
+  /// The read-only domains below the suite's file, merged.
+  var lower: [String: StoredObject] = [:]
+  var registered: [String: StoredObject] = [:]
+
+  /// Whether `name` is given as a launch argument, which every read returns instead.
+  func isArgument(_ name: String) -> Bool {
+    !arguments.isEmpty && arguments[name] != nil
+  }
+
+  /// What a read of `name` finds when the suite holds no value of its own.
+  func below(_ name: String) -> StoredObject? {
+    if !lower.isEmpty, let found = lower[name] { return found }
+    return registered[name]
+  }
+
+  /// Every domain merged over `own`, each winning over those below it, as
+  /// `dictionaryRepresentation()` gives them.
+  func merged(over own: [String: StoredObject]) -> [String: StoredObject] {
+    registered.merging(lower) { _, lower in lower }
+      .merging(own) { _, stored in stored }
+      .merging(arguments) { _, argument in argument }
+  }
+
+  /// `changes` of the suite's own values as readers see them.
+  func seen(_ changes: [ChangeHub.Change]) -> [ChangeHub.Change] {
+    if arguments.isEmpty && lower.isEmpty && registered.isEmpty { return changes }
+    return changes.compactMap { change in
+      var seen = Self.seenChange(
+        of: change.name, isArgument: isArgument(change.name), from: change.oldObject,
+        to: change.newObject, below: below(change.name)?.object)
+      seen?.trackingPath = change.trackingPath
+      return seen
+    }
+  }
+
+  /// Replaces the lower domains and returns the changes readers see: of names the suite
+  /// holds no value of its own for (`hasOwnValue`) and no argument hides.
+  mutating func replaceLower(
+    with found: [String: StoredObject], hasOwnValue: (String) -> Bool
+  ) -> [ChangeHub.Change] {
+    let names = Set(lower.keys).union(found.keys).filter {
+      !hasOwnValue($0) && !isArgument($0)
+    }
+    let before = names.map { below($0) }
+    lower = found
+    return zip(names, before).compactMap { name, old in
+      ChangeHub.Change(name: name, from: old, to: below(name))
+    }
+  }
+
+  /// The change readers see when the suite's own value of `name` goes from `old` to
+  /// `new` (`nil`: none): nothing under a launch argument; a missing value reads as what
+  /// lies `below`, evaluated only when needed. `nil` when readers see no change.
+  static func seenChange(
+    of name: String, isArgument: Bool, from old: Any?, to new: Any?,
+    below: @autoclosure () -> Any?
+  ) -> ChangeHub.Change? {
+    guard !isArgument else { return nil }
+    guard old == nil || new == nil else { return ChangeHub.Change(name: name, from: old, to: new) }
+    let lower = below()
+    return ChangeHub.Change(name: name, from: old ?? lower, to: new ?? lower)
+  }
+}
