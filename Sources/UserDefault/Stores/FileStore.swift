@@ -96,7 +96,7 @@ final class FileStore: StoreBackend {
     let arguments = seesLaunchArguments ? LaunchArguments.values() : [:]
     self.hasArguments = !arguments.isEmpty
     self.fallbackSources = file.map {
-      Lock(FallbackDomains(below: $0, environment: ProcessInfo.processInfo.environment))
+      Lock(FallbackDomains(below: $0, environment: PreferencesFile.placingVariables()))
     }
     self.context = SuiteContext(name: suite, seesEveryWrite: true)
     self.file = file

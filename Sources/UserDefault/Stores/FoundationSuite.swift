@@ -56,7 +56,7 @@ final class FoundationSuite: StoreBackend {
     var domains: FallbackDomains?
     if case .file(let file) = saving {
       domains = FallbackDomains(
-        below: file, environment: ProcessInfo.processInfo.environment, includesGlobal: false)
+        below: file, environment: PreferencesFile.placingVariables(), includesGlobal: false)
     }
     self.hasSystemFiles = domains?.hasFiles ?? false
     self.system = Lock(.unread(domains))

@@ -76,13 +76,24 @@ package struct PreferencesFile: Sendable {
 
   // MARK: Location
 
+  /// The variables that place preference files (`XDG_CONFIG_HOME`, `HOME`,
+  /// `XDG_CONFIG_DIRS`), read with `getenv`: `ProcessInfo.environment` copies every
+  /// variable of the process on each call, which every store's open paid.
+  static func placingVariables() -> [String: String] {
+    var found: [String: String] = [:]
+    for name in ["XDG_CONFIG_HOME", "HOME", "XDG_CONFIG_DIRS"] {
+      if let value = getenv(name) { found[name] = String(cString: value) }
+    }
+    return found
+  }
+
   /// The preferences directory: an absolute `$XDG_CONFIG_HOME`, else `$HOME/.config` (as
   /// Foundation on Linux); `nil` when neither is usable. On Apple platforms, where those
   /// variables depend on how an app was started,
   /// `<Application Support>/<bundle identifier, else process name>/Preferences`; on tvOS
   /// under `Caches`, the only place an app may keep files there.
   static func defaultDirectory(
-    environment: [String: String] = ProcessInfo.processInfo.environment
+    environment: [String: String] = placingVariables()
   ) -> String? {
     #if canImport(Darwin)
       #if os(tvOS)
@@ -102,7 +113,7 @@ package struct PreferencesFile: Sendable {
 
   /// Why ``defaultDirectory(environment:)`` found no directory, in words.
   package static func noDirectoryReason(
-    environment: [String: String] = ProcessInfo.processInfo.environment
+    environment: [String: String] = placingVariables()
   ) -> String {
     if let xdg = environment["XDG_CONFIG_HOME"], !xdg.isEmpty {
       return "XDG_CONFIG_HOME (\(xdg.debugDescription)) is not an absolute path, so it is ignored "
