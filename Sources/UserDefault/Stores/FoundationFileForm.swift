@@ -35,6 +35,12 @@ enum FoundationFileForm {
 
   /// A date XML cannot hold, `-0.0`, or a container holding one.
   private static func needsChange(_ object: Any) -> Bool {
+    // The common scalars are told by their type alone: every failed cast below may try
+    // Foundation's bridging, and a write pays this check on every call.
+    let type = type(of: object)
+    if type == Int.self || type == String.self || type == Bool.self || type == Data.self {
+      return false
+    }
     if let date = object as? Date { return !isWholeXMLDate(date.timeIntervalSinceReferenceDate) }
     if let number = object as? Double { return number == 0 && number.sign == .minus }
     if let array = object as? [Any] { return array.contains(where: needsChange) }
