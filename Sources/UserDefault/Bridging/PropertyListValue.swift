@@ -2,9 +2,8 @@ import Foundation
 
 /// A Swift value with a property-list form that survives Foundation on every platform.
 ///
-/// This is the lowest layer of value bridging: ``UserDefaultable/BaseType`` is always a
-/// `PropertyListValue`. The conformances below decide, once for the whole library, how each
-/// primitive is written so that it reads back exactly after a restart on Linux too:
+/// ``UserDefaultable/BaseType`` is always one. Each primitive is written so that it reads
+/// back exactly after a restart on Linux too:
 ///
 /// | type | stored as | why |
 /// |---|---|---|
@@ -15,29 +14,16 @@ import Foundation
 /// | `Date` | itself, a date | what every reader of the file sees; exact (an XML file given a fraction of a second is written as binary); a `Double` written by an earlier version reads back too |
 /// | arrays, `[String: …]` | arrays and dictionaries of the above | native |
 ///
-/// On a Foundation instance on Linux, a backend stores a `Date` with a fraction of a second
-/// as its seconds and `-0.0` as the text `"-0.0"`, so that Foundation's own `synchronize()`
-/// (which writes XML and reads it back) changes neither; both read back here.
-///
-/// Reading is lenient where nothing is lost (any number that fits the integer type, a
-/// `Date` object for a `Date`) and strict otherwise: a value of another type or out of
+/// Reading is lenient where nothing is lost and strict otherwise: another type or out of
 /// range throws ``DefaultsError`` with ``DefaultsDiagnostic/Kind/wrongType``.
 ///
-/// A marker: how each type is written is internal to the library (`PropertyListCoded`), so
-/// that the public surface stays what users need. To store a type of your own, conform it
-/// to ``UserDefaultable`` with one of these types as its `BaseType`; conforming a type of
-/// your own to `PropertyListValue` alone adds nothing (its values are refused as an
-/// unsupported type, and reported).
+/// A marker: to store a type of your own, conform it to ``UserDefaultable`` with one of
+/// these as its `BaseType`; conforming it to `PropertyListValue` alone adds nothing.
 public protocol PropertyListValue {}
 
-/// How a ``PropertyListValue`` is written and read; every built-in conformance lives here.
 protocol PropertyListCoded: PropertyListValue, SendableMetatype {
-  /// The object to store (see the table in ``PropertyListValue``); throws for a value
-  /// that cannot be stored (a non-property-list element inside `[Any]`).
   func propertyListObject() throws(DefaultsError) -> Any
 
-  /// Reads a value back; throws ``DefaultsDiagnostic/Kind/wrongType`` for an object of
-  /// another type or out of range.
   init(propertyListObject object: Any) throws(DefaultsError)
 }
 
@@ -87,8 +73,7 @@ extension Data: PropertyListCoded {
 
 extension Double: PropertyListValue {}
 extension Double: PropertyListCoded {
-  // Itself, -0.0 included. The string "-0.0" (earlier versions, FoundationFileForm) reads
-  // too; other text is the wrong type.
+  // The string "-0.0" (earlier versions, FoundationFileForm) reads too.
   func propertyListObject() -> Any { self }
   init(propertyListObject object: Any) throws(DefaultsError) {
     if let value = object as? Double {
@@ -118,10 +103,8 @@ extension Float: PropertyListCoded {
 extension Date: PropertyListValue {}
 extension Date: PropertyListCoded {
   func propertyListObject() -> Any { self }
-  /// A date, or its seconds since 2001 as a number (an earlier version's form, and a Linux
-  /// Foundation instance's for a date XML cannot hold), or the text `"-0.0"` (that
-  /// instance's form of `-0.0` seconds). Other text is no date: `"1704067200"` would be
-  /// read as seconds since 2001, a date in 2055.
+  /// Also seconds since 2001 as a number (earlier versions; Linux Foundation's form for a
+  /// date XML cannot hold) or `"-0.0"`. Other text is no date: `"1704067200"` would be 2055.
   init(propertyListObject object: Any) throws(DefaultsError) {
     if let value = object as? Date {
       self = value
@@ -135,13 +118,12 @@ extension Date: PropertyListCoded {
   }
 }
 
-/// Reads any integer type from a Swift integer or an `NSNumber`, refusing inexact values.
+/// Refuses inexact values.
 @usableFromInline
 func exactInteger<T: FixedWidthInteger>(_ object: Any, as type: T.Type) throws(DefaultsError) -> T {
   if let value = object as? T { return value }
   if let number = object as? NSNumber {
-    // Foundation on Linux hands back Int.max as an Int64 and UInt64 as UInt64; try the
-    // wide types first, then a double that happens to hold an integer.
+    // Foundation on Linux hands back Int.max as an Int64 and UInt64 as UInt64.
     if let value = number as? Int64, let exact = T(exactly: value) { return exact }
     if let value = number as? UInt64, let exact = T(exactly: value) { return exact }
     let double = number.doubleValue
@@ -150,9 +132,8 @@ func exactInteger<T: FixedWidthInteger>(_ object: Any, as type: T.Type) throws(D
   throw .wrongType(T.self, found: object)
 }
 
-/// Signed integers are stored as themselves.
 protocol SignedPropertyListInteger: FixedWidthInteger, SignedInteger, PropertyListCoded {}
-/// Unsigned integers are stored as an unsigned 64-bit number, which Foundation keeps.
+/// As a `UInt64`, which Foundation keeps.
 protocol UnsignedPropertyListInteger: FixedWidthInteger, UnsignedInteger, PropertyListCoded {
 }
 
@@ -218,8 +199,7 @@ extension Dictionary: PropertyListCoded where Key == String, Value: PropertyList
   }
 }
 
-/// `nil` has no property-list form: storing it through a typed API removes the key, and a
-/// `nil` inside a collection is refused (Foundation on Linux traps on it).
+/// A `nil` inside a collection is refused: Foundation on Linux traps on it.
 extension Optional: PropertyListValue where Wrapped: PropertyListValue {}
 extension Optional: PropertyListCoded where Wrapped: PropertyListCoded {
   func propertyListObject() throws(DefaultsError) -> Any {

@@ -2,8 +2,7 @@ import Foundation
 
 /// A type stored in `UserDefaults` through a property-list base value.
 ///
-/// Conform by converting to and from a ``BaseType`` that is itself a
-/// ``PropertyListValue`` (a string, a number, data, or collections of those):
+/// Conform by converting to and from a ``PropertyListValue`` ``BaseType``:
 ///
 /// ```swift
 /// struct Celsius: UserDefaultable {
@@ -13,13 +12,9 @@ import Foundation
 /// }
 /// ```
 ///
-/// `RawRepresentable` and `Codable` types conform with an empty declaration
-/// (`extension Mode: UserDefaultable {}`): the first are stored as their raw value, the
-/// second as a JSON string. A type that is both is stored as its raw value.
-///
-/// Typed keys and property wrappers do not need this conformance for `RawRepresentable`
-/// and `Codable` types; declare it to use ``init(withKey:in:)`` and ``store(in:withKey:)``
-/// in hand-written entries on `UserDefaults`.
+/// `RawRepresentable` (stored as the raw value, which wins) and `Codable` (JSON string)
+/// types conform with an empty declaration; keys and wrappers need it only for
+/// ``init(withKey:in:)`` and ``store(in:withKey:)`` in hand-written entries.
 public protocol UserDefaultable {
   /// The property-list form the value is stored as.
   associatedtype BaseType: PropertyListValue
@@ -33,11 +28,8 @@ public protocol UserDefaultable {
   /// The form the value is stored as.
   var storableValue: BaseType { get }
 
-  /// The stored form of `value`, or an error that says why it has none.
-  ///
-  /// The library calls this rather than ``storableValue`` so that a failure (a JSON
-  /// encoding error, say) is reported and nothing is written. The default returns
-  /// `value.storableValue`.
+  /// The stored form of `value`. The library calls this, not ``storableValue``, so that a
+  /// failure (a JSON encoding error) is reported and nothing written.
   ///
   /// - Parameters:
   ///   - value: The value to store.
@@ -53,8 +45,7 @@ public protocol UserDefaultable {
   ///   - base: The stored form, already read back as a ``BaseType``.
   /// - Returns: The value `base` stands for.
   /// - Throws: ``DefaultsError`` with ``DefaultsDiagnostic/Kind/undecodableValue`` when `base`
-  ///   is not a valid value; the default calls ``init(storableValue:)`` and throws when it
-  ///   returns `nil`.
+  ///   is not a valid value.
   ///
   /// `let warm = try Celsius.decoded(from: 21.5)`
   static func decoded(from base: BaseType) throws(DefaultsError) -> Self
@@ -75,7 +66,6 @@ extension UserDefaultable {
 }
 
 extension UserDefaultable {
-  /// ``init(storableValue:)`` that throws, for ``CollectionElements``.
   static func required(_ base: BaseType) throws(DefaultsError) -> Self {
     guard let value = Self(storableValue: base) else {
       throw DefaultsError(.undecodableValue, "not a valid \(Self.self)")
@@ -244,7 +234,7 @@ extension UserDefaultable where Self: RawRepresentable, RawValue: UserDefaultabl
   }
 }
 
-/// Behind both raw-value extensions (the `Codable` one must be more specific than JSON's).
+/// Shared by both raw-value extensions (the `Codable` one must beat JSON's).
 enum RawValueStorage {
   static func value<T: RawRepresentable>(from base: T.RawValue.BaseType) -> T?
   where T.RawValue: UserDefaultable {
@@ -257,7 +247,6 @@ enum RawValueStorage {
     try value(ofRaw: try T.RawValue.decoded(from: base))
   }
 
-  /// The value of raw value `raw`, or why there is none; ``RawCoding`` reads here too.
   static func value<T: RawRepresentable>(ofRaw raw: T.RawValue) throws(DefaultsError) -> T {
     guard let value = T(rawValue: raw) else {
       throw DefaultsError(.undecodableValue, "\(raw) is not a raw value of \(T.self)")
@@ -272,8 +261,7 @@ extension UserDefaultable where Self: Codable {
     guard let value = try? Self.decoded(from: storableValue) else { return nil }
     self = value
   }
-  /// The JSON text; empty if encoding fails (the library itself uses
-  /// ``storableValue(of:)``, which reports the failure and writes nothing).
+  /// The JSON text; empty if encoding fails (the library uses ``storableValue(of:)``).
   public var storableValue: String { (try? Self.storableValue(of: self)) ?? "" }
   public static func storableValue(of value: Self) throws(DefaultsError) -> String {
     try JSONValueCoding<Self>(json: .shared).text(of: value)

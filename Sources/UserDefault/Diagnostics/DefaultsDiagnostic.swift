@@ -1,9 +1,7 @@
 import Foundation
 
-/// A structured event that the library reports instead of crashing or printing.
-///
-/// Every problem the library absorbs goes to one ``DefaultsDiagnostics/handler``, which
-/// writes a line to standard error unless tests or apps install their own.
+/// A problem the library absorbed instead of crashing, sent to
+/// ``DefaultsDiagnostics/handler`` (standard error unless replaced).
 public struct DefaultsDiagnostic: Sendable, CustomStringConvertible {
   /// What kind of problem was met.
   public enum Kind: String, Sendable, CaseIterable {
@@ -21,8 +19,7 @@ public struct DefaultsDiagnostic: Sendable, CustomStringConvertible {
     case failedSave
     /// A preferences file was damaged and set aside.
     case damagedFile
-    /// A preferences file may not be read now (no permission, iOS data protection): reads
-    /// give the defaults, and writes wait to be merged into it once it can be read.
+    /// A preferences file may not be read now (permissions, data protection); writes wait.
     case unavailableFile
     /// An XML preferences file was written as binary, to hold a value exactly.
     case changedFormat
@@ -30,8 +27,8 @@ public struct DefaultsDiagnostic: Sendable, CustomStringConvertible {
     case invalidSuite
     /// A type that the library does not know how to store.
     case unsupportedType
-    /// An `update(_:_:)`, `transaction(_:)` or migration was started inside another of
-    /// the same suite, on the same thread; the inner one was refused and wrote nothing.
+    /// An update, transaction or migration was started inside another of the same suite
+    /// on the same thread, and refused.
     case nestedUpdate
   }
 
@@ -60,8 +57,8 @@ public struct DefaultsDiagnostic: Sendable, CustomStringConvertible {
     self.message = message
   }
 
-  /// One line: `UserDefault[kind] suite/key: message`. The standard suite is named with its
-  /// file, which is named after the program: `standard (app.plist)/key`.
+  /// One line: `UserDefault[kind] suite/key: message`; the standard suite as
+  /// `standard (app.plist)`.
   public var description: String {
     let suite = self.suite ?? "standard (\(ProcessInfo.processInfo.processName).plist)"
     let place = [suite, key].compactMap { $0 }.joined(separator: "/")

@@ -6,9 +6,8 @@ import Foundation
 /// DefaultsDiagnostics.handler = { event in logger.warning("\(event)") }
 /// ```
 ///
-/// The handler runs synchronously on the thread that met the problem, outside the
-/// library's locks, so it may read or write defaults. Setting it costs a lock; reporting
-/// costs a lock plus whatever the handler does.
+/// The handler runs on the thread that met the problem, outside the library's locks.
+/// Setting or reporting costs a lock.
 public enum DefaultsDiagnostics {
   /// A function that receives each event.
   public typealias Handler = @Sendable (DefaultsDiagnostic) -> Void
@@ -26,13 +25,10 @@ public enum DefaultsDiagnostics {
     set { current.withLock { $0 = newValue } }
   }
 
-  /// The handler of the innermost ``withHandler(_:operation:)`` of the current task.
   @TaskLocal private static var scoped: Handler?
 
-  /// Runs `operation` with `handler` receiving the events this task and its child tasks
-  /// raise, in place of the global ``handler``. Scopes nest; the innermost wins. Events
-  /// raised on other threads (a background flush, the poll of a file) still go to the
-  /// global handler.
+  /// Runs `operation` with `handler` receiving this task's events instead of ``handler``;
+  /// the innermost wins. Events on other threads (a background flush) still go globally.
   ///
   /// ```swift
   /// var events: [DefaultsDiagnostic] = []   // in a test: collect, then expect
@@ -41,7 +37,7 @@ public enum DefaultsDiagnostics {
   /// }
   /// ```
   ///
-  /// Cost: a task-local binding for the scope; each report reads it (tens of ns).
+  /// Cost: a task-local binding; each report reads it.
   ///
   /// - Parameters:
   ///   - handler: Receives the events raised inside `operation`.
@@ -54,8 +50,7 @@ public enum DefaultsDiagnostics {
     try $scoped.withValue(handler, operation: operation)
   }
 
-  /// ``withHandler(_:operation:)`` for asynchronous code: the scope covers the operation
-  /// and every child task it starts.
+  /// ``withHandler(_:operation:)`` for asynchronous code, child tasks included.
   ///
   /// - Parameters:
   ///   - handler: Receives the events raised inside `operation`.
@@ -72,16 +67,7 @@ public enum DefaultsDiagnostics {
     try await $scoped.withValue(handler, operation: operation, isolation: isolation)
   }
 
-  /// Sends an event to the current task's scoped handler, else the global one, on the
-  /// calling thread.
-  ///
-  /// Cost: a task-local read and a lock to read the handler (not held while it runs),
-  /// plus whatever the handler does.
-  ///
-  /// - Parameters:
-  ///   - event: The problem to report.
-  ///
-  /// `DefaultsDiagnostics.report(event)`
+  /// To the task's scoped handler, else the global one; the lock is not held while it runs.
   static func report(_ event: DefaultsDiagnostic) {
     let handler = scoped ?? current.withLock { $0 }
     handler(event)

@@ -1,9 +1,7 @@
 import Foundation
 
-/// The one coding path from every surface of the library to a suite's backend.
-///
-/// Reads: stored object, decoded-value cache, decode. Writes: encode, then refuse or hand
-/// the object to the backend. Nothing else in the library decodes or encodes a value.
+/// The one coding path from every surface to a suite's backend: nothing else decodes or
+/// encodes a value.
 @usableFromInline
 struct DefaultsAccess: Sendable {
   let backend: any StoreBackend
@@ -12,31 +10,26 @@ struct DefaultsAccess: Sendable {
     self.backend = backend
   }
 
-  /// Looked up, not kept: every read makes a `DefaultsAccess`, and a second stored
-  /// reference is a retain and a release per read.
+  /// Not stored: every read makes a `DefaultsAccess`, and a stored reference costs a retain.
   var suite: SuiteContext { backend.context }
 
   // MARK: Reading
 
-  /// What the cache knows about a name, found without generic code.
   @usableFromInline
   enum CacheProbe {
     case hit(DecodedValueCache.Entry)
     case absent
-    /// `generation`: seen before the object was read, when the cache trusts its entries
-    /// without comparing them.
+    /// `generation`: seen before the read, when the cache trusts entries uncompared.
     case miss(Any, generation: UInt64?)
   }
 
-  /// The stored value of a key whose decode is not cheap, through the cache; `nil` when
-  /// nothing readable is stored (reported once per stored value).
+  /// For a key whose decode is not cheap.
   @inlinable
   func readThroughCache<Value>(_ key: KeyDescriptor<Value>) -> Value? {
     switch probe(key.name, key.trackingPath, key.bridge.token) {
     case .hit(let entry): return (entry as? DecodedValueCache.Decoded<Value>)?.value
     case .absent: return nil
     case .miss(let object, let generation):
-      // A cast, specialised here, where the stored object is the value itself.
       if key.bridge.storesValueItself,
         let value = ExactTypeCast.value(of: object, as: Value.self)
       {
@@ -46,7 +39,6 @@ struct DefaultsAccess: Sendable {
     }
   }
 
-  /// What the cache knows about a value whose decode is not cheap.
   @usableFromInline
   func probe(_ name: String, _ path: TrackedKeys.Path, _ token: BridgeToken) -> CacheProbe {
     let suite = self.suite
@@ -62,8 +54,8 @@ struct DefaultsAccess: Sendable {
     return .miss(object, generation: nil)
   }
 
-  /// Decodes and caches the outcome: a failure always, so it is reported once; a cheap
-  /// success never. Cached only if no write came in since `generation`.
+  /// Caches a failure always, so it is reported once; a cheap success never. Cached only
+  /// if no write came in since `generation`.
   @usableFromInline
   func decode<Value>(_ object: Any, _ key: KeyDescriptor<Value>, generation: UInt64?) -> Value? {
     let token = key.bridge.token
@@ -93,8 +85,8 @@ struct DefaultsAccess: Sendable {
     return value
   }
 
-  /// A launch argument's text (`-count 5`) read as `integer(forKey:)` reads a string.
-  /// Not cached: converting costs less than the cache's bookkeeping.
+  /// Launch-argument text (`-count 5`) read as `integer(forKey:)` would. Not cached:
+  /// converting costs less than the cache's bookkeeping.
   @usableFromInline
   func argumentReading<Value>(
     _ object: Any, _ key: KeyDescriptor<Value>, failure: DefaultsError
@@ -113,8 +105,7 @@ struct DefaultsAccess: Sendable {
     return nil
   }
 
-  /// What an undecodable read does instead, for its report; text that reads as the key's
-  /// type names the `defaults write` flag that fixes it.
+  /// Text that reads as the key's type names the `defaults write` flag that fixes it.
   func fallbackMessage<Value>(
     _ object: Any, _ key: KeyDescriptor<Value>, then: String
   ) -> String {
@@ -136,8 +127,7 @@ struct DefaultsAccess: Sendable {
     return "\(then), the stored value is left as it is"
   }
 
-  /// The value an observer is given: decoded, or `nil` for the default. Not cached: the
-  /// object may already be an old one.
+  /// Not cached: the object may already be an old one.
   func observedValue<Value>(_ object: Any?, _ key: KeyDescriptor<Value>) -> Value? {
     guard let object else { return nil }
     do {
@@ -151,8 +141,7 @@ struct DefaultsAccess: Sendable {
     }
   }
 
-  /// The object stored under `name`, untyped, from the backend whatever the instance's
-  /// class (registered defaults included): what migrations move.
+  /// From the backend whatever the instance's class: what migrations move.
   func object(forName name: String) -> Any? {
     backend.object(forKey: name)
   }
@@ -165,9 +154,8 @@ struct DefaultsAccess: Sendable {
 
   // MARK: Writing
 
-  /// Stores `value`; an optional `nil` removes. A value that cannot be stored, or an
-  /// invalid name, is reported and nothing is written. Inlinable: unspecialised, every
-  /// write asks the runtime for its descriptor's and bridge's metadata, a large share.
+  /// Inlinable: unspecialised, every write asks the runtime for its descriptor's and
+  /// bridge's metadata.
   @inlinable
   func write<Value>(_ value: Value, for key: KeyDescriptor<Value>) {
     guard key.isValidName else { return refuseInvalidName(key.name) }
@@ -192,7 +180,6 @@ struct DefaultsAccess: Sendable {
       error.kind, key: name, suite: suite.name, "\(error.message); nothing was written")
   }
 
-  /// Stores an untyped property list (`nil` removes); throws, writing nothing, otherwise.
   func writeObject(_ value: Any?, forName name: String) throws(DefaultsError) {
     try backend.storeObject(value, forName: name)
   }
@@ -211,13 +198,10 @@ struct DefaultsAccess: Sendable {
 // MARK: The read path
 
 extension UserDefaults {
-  /// The library's path to this instance, through its suite's backend.
   @usableFromInline
   var access: DefaultsAccess { DefaultsAccess(backend: backend) }
 
-  /// The stored value of `key`, or `nil` when nothing readable is stored (reported once).
-  /// Every surface reads here. A value cheap to decode is one backend call and a cast,
-  /// without the cache, which costs more than such a decode; others use the cache.
+  /// Every surface reads here. A cheap decode skips the cache, which costs more than it.
   @inlinable
   func read<Value>(_ key: KeyDescriptor<Value>) -> Value? {
     guard key.bridge.decodesCheaply else { return access.readThroughCache(key) }
@@ -225,15 +209,13 @@ extension UserDefaults {
       guard let stored = storedObject(key.name, tracking: key.trackingPath) else { return nil }
       return access.decode(stored.object, key, generation: nil)
     }
-    // The read consumes the object: keeping it for the rare decode would cost every read
-    // a retain and release; a decode looks it up again.
+    // Consumed: keeping it for the rare decode would cost every read a retain.
     guard let stored = storedObject(key.name, tracking: key.trackingPath) else { return nil }
     if let value = (consume stored).value(as: Value.self) { return value }
     guard let other = storedObject(key.name, tracking: key.trackingPath) else { return nil }
     return access.decode(other.object, key, generation: nil)
   }
 
-  /// The stored value of `key`, or its default.
   @inlinable
   func value<Value>(_ key: KeyDescriptor<Value>) -> Value {
     if let value = read(key) { return value }
@@ -243,14 +225,11 @@ extension UserDefaults {
 
 // MARK: Names resolved once
 
-/// A stored name resolved for `Value` once, for front doors that name keys at run time:
-/// `SafeDefaults` resolves each key once per thread.
+/// A name resolved for `Value` once, for front doors that name keys at run time.
 @usableFromInline
 package struct ResolvedName<Value> {
-  /// For removals: an optional, so that `nil` removes.
   @usableFromInline let removing: KeyDescriptor<Value?>
-  /// `Value`'s own bridge, so a scalar is cast to `Value`, not `Value?` (a second pass
-  /// through the runtime's cast).
+  /// Cast to `Value`, not `Value?`, which would pass through the runtime's cast twice.
   @usableFromInline let typed: KeyDescriptor<Value>
 
   @usableFromInline
@@ -263,18 +242,15 @@ package struct ResolvedName<Value> {
 }
 
 extension UserDefaults {
-  /// The value stored under `name`, or `nil`; read as a typed key reads, specialised here.
   @inlinable
   package func value<Value>(_ name: ResolvedName<Value>) -> Value? {
     read(name.typed)
   }
 
-  /// Stores `value` under `name` as a typed key writes; `nil` removes. Inlinable, as the
-  /// read: unspecialised, every write looks up `ResolvedName<Value>`'s type at run time.
+  /// Inlinable: unspecialised, every write looks up `ResolvedName<Value>` at run time.
   @inlinable
   package func set<Value>(_ value: Value?, for name: ResolvedName<Value>) {
-    // `Value`'s own bridge, as a typed key's: the same object `OptionalCoding` would make,
-    // without going through its `any ValueCoding`.
+    // The object `OptionalCoding` would make, without its `any ValueCoding`.
     guard let value else { return access.write(nil, for: name.removing) }
     access.write(value, for: name.typed)
   }

@@ -1,12 +1,9 @@
 import Foundation
 
 extension UserDefaults.Key {
-  /// The value stored under this key in `defaults`, or its default: what a property
-  /// declared with `@DefaultEntry` reads.
-  ///
-  /// Same cost as `defaults[key]` plus one uncontended lock and unlock (about 20 ns on
-  /// Linux: the count of installed probes), which lets the key-path wrapper learn the
-  /// entry's key and default by running its getter (see `EntryProbe`).
+  /// The value in `defaults`, or the default: what a `@DefaultEntry` property reads. Cost:
+  /// `defaults[key]` plus a check for entry probes, by which the key-path wrapper learns
+  /// the entry's key.
   ///
   /// - Parameters:
   ///   - defaults: The store to read from.
@@ -19,11 +16,8 @@ extension UserDefaults.Key {
     return defaults.value(descriptor)
   }
 
-  /// Stores `value` under this key in `defaults` (`nil` on an optional key removes it):
-  /// what a property declared with `@DefaultEntry` writes.
-  ///
-  /// Cost: an encode and the store's write; a value that cannot be stored is reported and
-  /// nothing is written.
+  /// Stores `value` (`nil` removes): what a `@DefaultEntry` property writes. Cost: an
+  /// encode and the write; a value that cannot be stored is reported, not written.
   ///
   /// - Parameters:
   ///   - value: The value to store.
@@ -36,7 +30,6 @@ extension UserDefaults.Key {
     defaults.access.write(value, for: descriptor)
   }
 
-  /// The default, when the caller's task probes entries and wants them to read as absent.
   @usableFromInline
   func valueUnderProbe() -> Value? {
     guard let probe = EntryProbe.current else { return nil }
@@ -44,7 +37,7 @@ extension UserDefaults.Key {
     return probe.pretendsAbsent ? defaultValue : nil
   }
 
-  /// Whether the caller's task probes entries (the write is then only recorded).
+  /// Under a probe the write is only recorded.
   @usableFromInline
   func recordUnderProbe() -> Bool {
     guard let probe = EntryProbe.current else { return false }

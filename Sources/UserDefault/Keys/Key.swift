@@ -10,8 +10,7 @@ extension UserDefaults {
   /// UserDefaults.standard[.launchCount] += 1
   /// ```
   ///
-  /// ``Key`` inherits from this class so that `.launchCount` is found from a
-  /// `Key<Int>` context; the class holds nothing.
+  /// ``Key`` inherits from it so `.launchCount` is found from a `Key<Int>` context.
   open class Keys: @unchecked Sendable {
     fileprivate init() {}
 
@@ -21,10 +20,9 @@ extension UserDefaults {
 
   /// A typed, named value in any `UserDefaults`: its stored name, its type and its default.
   ///
-  /// Works for every ``UserDefaultable`` type and, undeclared, for `RawRepresentable`
-  /// (as the raw value) and `Codable` (JSON) types and collections and optionals of those;
-  /// any other type does not compile. Making a key registers it with ``KeyRegistry`` and
-  /// checks its name (an invalid name is reported and its writes are refused).
+  /// For ``UserDefaultable``, `RawRepresentable` and `Codable` types and their collections
+  /// and optionals. Making one registers it with ``KeyRegistry``; an invalid name is
+  /// reported and its writes refused.
   public final class Key<Value: Sendable>: Keys, @unchecked Sendable {
     // Immutable `let`s of Sendable types; `@unchecked` only because the superclass is open.
 
@@ -47,9 +45,6 @@ extension UserDefaults {
 
     /// A key whose value reads as `defaultValue` when nothing is stored.
     ///
-    /// Takes `RawRepresentable` (as the raw value) and `Codable` (JSON) types too, and
-    /// collections and optionals of those: shown here, the siblings for them behave alike.
-    ///
     /// - Parameters:
     ///   - name: The name the value is stored under.
     ///   - defaultValue: What the key reads as when nothing readable is stored.
@@ -65,11 +60,7 @@ extension UserDefaults {
       )
     }
 
-    /// A key whose default is computed on each read that finds nothing stored (never when
-    /// the key is made), for defaults such as "now" or values from the environment.
-    ///
-    /// Takes `RawRepresentable` (as the raw value) and `Codable` (JSON) types too, and
-    /// collections and optionals of those: shown here, the siblings for them behave alike.
+    /// A key whose default is computed on each read that finds nothing, such as "now".
     ///
     /// - Parameters:
     ///   - name: The name the value is stored under.
@@ -88,9 +79,6 @@ extension UserDefaults {
     }
 
     /// An optional key, `nil` when nothing is stored.
-    ///
-    /// Takes `RawRepresentable` (as the raw value) and `Codable` (JSON) types too, and
-    /// collections and optionals of those: shown here, the siblings for them behave alike.
     ///
     /// - Parameters:
     ///   - name: The name the value is stored under.

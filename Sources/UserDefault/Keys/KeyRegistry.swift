@@ -1,30 +1,25 @@
-/// Every key the program has declared, so that two declarations sharing a stored name
-/// are caught.
-///
-/// A collision is two declarations of one stored name, in suites that can meet (a typed
-/// key meets every suite), that disagree on the value type or come from two `SafeDefaults`
-/// types. Each pair is reported once, naming both; both keep working. Cost: one lock and
-/// one lookup per registration.
+/// Every key the program has declared, so that two sharing a stored name are caught: in
+/// suites that can meet, with different value types or `SafeDefaults` owners. Each pair is
+/// reported once; both keep working. Cost: a lock and a lookup per registration.
 public enum KeyRegistry {
   /// One declaration of a stored name.
   public struct Declaration: Hashable, Sendable, Codable, CustomStringConvertible {
     /// The stored name.
     public let name: String
-    /// The suite the declaration is bound to; `nil` for typed keys, which can be used with any.
+    /// The suite it is bound to; `nil` for typed keys, which fit any.
     public let suite: String?
     /// The declared value type, as written in Swift (`URL`, `[Theme]`), without modules.
     public let valueType: String
-    /// With its module (`App.Theme`), to tell types of one name apart; not exported.
+    /// With its module (`App.Theme`); not exported.
     fileprivate(set) var typeIdentity = ""
     /// Who declared it: a source location, or the `SafeDefaults` type.
     public let declaredBy: String
-    /// For `SafeDefaults` keys, the conforming type; two different owners of one name collide.
+    /// For `SafeDefaults` keys, the conforming type; two owners of one name collide.
     public let owner: String?
-    /// The default as text (`"0"`, `"nil"`, `"computed on each read"`); `nil` when the
-    /// declaration has none (enum keys).
+    /// The default as text (`"0"`, `"nil"`); `nil` for enum keys.
     public let defaultValue: String?
 
-    // Not the default: one computed per wrapper (a date) must not make a new declaration.
+    // Not the default: a computed one (a date) must not make a new declaration.
     public static func == (lhs: Declaration, rhs: Declaration) -> Bool {
       (lhs.name, lhs.suite, lhs.typeIdentity, lhs.declaredBy, lhs.owner)
         == (rhs.name, rhs.suite, rhs.typeIdentity, rhs.declaredBy, rhs.owner)
@@ -92,23 +87,13 @@ public enum KeyRegistry {
   }
 }
 
-// MARK: - Export
-
 extension KeyRegistry {
-  /// The declarations that can be used with `suite`: those bound to it and typed keys, which
-  /// fit any suite. Cost: a lock and a copy of the registry.
-  ///
-  /// - Parameters:
-  ///   - suite: A suite name; `nil` for every declaration.
-  /// - Returns: The declarations, sorted by stored name.
-  ///
-  /// `let keys = KeyRegistry.declarations(usableIn: "group.app")`
+  /// Those bound to `suite` (`nil`: all) and typed keys. Cost: a copy of the registry.
   static func declarations(usableIn suite: String?) -> [Declaration] {
     declarations.filter { suite == nil || $0.suite == nil || $0.suite == suite }
   }
 
-  /// One line per declaration, fields separated by tabs: name, type, default, suite, where it
-  /// was declared.
+  /// One tab-separated line per declaration: name, type, default, suite, declared by.
   ///
   /// - Parameters:
   ///   - suite: A suite name to list only what can be used with it; `nil` for everything.
@@ -137,7 +122,6 @@ extension KeyRegistry {
 }
 
 extension KeyRegistry {
-  /// Registers an enum key the first time it is used in a suite.
   package static func registerEnumKey(
     name: String, in defaults: UserDefaults, declaredBy: String, owner: String
   ) {

@@ -8,8 +8,7 @@ public struct Migration {
   /// A migration to `version`, doing `step`.
   ///
   /// - Parameters:
-  ///   - version: The schema version the suite has once the step ran; positive, and greater
-  ///     than the version of the migration before it.
+  ///   - version: The suite's schema version after the step; positive, and increasing.
   ///   - step: What the migration does.
   ///
   /// `let migration = Migration(1, .rename("userName", to: "profile.name"))`
@@ -19,9 +18,8 @@ public struct Migration {
   }
 }
 
-/// What one migration does to a suite, through the library's value bridge, so converted
-/// values are stored as its keys read them. A step is written with its version number,
-/// so it must depend only on the values it finds: run twice, it gives the same result.
+/// What one migration does to a suite, through the library's value bridge. It must depend
+/// only on the values it finds: run twice, it gives the same result.
 public struct MigrationStep {
   let summary: String
   let apply: (UserDefaults) throws(DefaultsError) -> Void
@@ -30,8 +28,7 @@ public struct MigrationStep {
   ///
   /// - Parameters:
   ///   - summary: A short description, for errors and logs.
-  ///   - body: The change; it is given the suite being migrated and must give the same
-  ///     result when run twice on the same values.
+  ///   - body: The change to the suite given; run twice, it must give the same result.
   /// - Returns: The step.
   ///
   /// `let step = MigrationStep.custom("clear launches") { $0.removeValue(forKey: "launches") }`
@@ -41,14 +38,12 @@ public struct MigrationStep {
     MigrationStep(summary: summary, apply: body)
   }
 
-  /// Moves the stored value of `old` to `new` unchanged (nothing happens when `old` holds
-  /// nothing; a value already under `new` is replaced).
+  /// Moves the value of `old` to `new` unchanged, replacing any there.
   ///
   /// - Parameters:
   ///   - old: The name the value is stored under now.
   ///   - new: The name to store it under.
-  /// - Returns: The step. When it runs, an invalid `new` name makes it throw
-  ///   ``DefaultsError`` and nothing is moved.
+  /// - Returns: The step; it throws ``DefaultsError`` for an invalid `new` name.
   ///
   /// `Migration(1, .rename("userName", to: "profile.name"))`
   public static func rename(_ old: String, to new: String) -> MigrationStep {
@@ -59,10 +54,9 @@ public struct MigrationStep {
     }
   }
 
-  /// Replaces the value under `key`, read as `Old`, with `transform(old)` stored as
-  /// `New`. A value that is not an `Old`, or that `transform` turns into `nil`, is left as
-  /// it is and reported: a migration never drops data it cannot read. Cost: a decode and
-  /// an encode.
+  /// Replaces the `Old` under `key` with `transform(old)` as `New`. A value that is not an
+  /// `Old`, or that `transform` makes `nil`, is left and reported: a migration never drops
+  /// data it cannot read. Cost: a decode and an encode.
   ///
   /// - Parameters:
   ///   - key: The name the value is stored under.
@@ -102,8 +96,8 @@ public struct MigrationStep {
     }
   }
 
-  /// Reads a value an older release stored as a JSON string and stores it as the library
-  /// stores `Value` now (`Bool` as a Boolean). Anything else is left as it is and reported.
+  /// Restores a value an older release stored as a JSON string as `Value` (`Bool` as a
+  /// Boolean). Anything else is left and reported.
   ///
   /// - Parameters:
   ///   - key: The name the JSON string is stored under.
@@ -119,9 +113,8 @@ public struct MigrationStep {
     }
   }
 
-  /// Moves the values of `keys` to `destination` (another suite), removing them here.
-  /// The destination is written and saved first (a disk write, for a store with a file),
-  /// so an interrupted move leaves both copies, never none.
+  /// Moves the values of `keys` to another suite. The destination is saved first (a disk
+  /// write), so an interrupted move leaves both copies, never none.
   ///
   /// - Parameters:
   ///   - keys: The names whose values to move; names with nothing stored are skipped.

@@ -11,19 +11,17 @@ import Foundation
 /// try migrations.run(on: store)
 /// ```
 ///
-/// The suite records the last version applied under ``versionKey``. On a
-/// ``PreferencesStore`` with a file, ``run(on:)`` holds the file lock throughout and
-/// writes each step with its version in one atomic replacement: a second process waits,
-/// then finds the work done; a run killed half-way is finished by the next. Elsewhere the
-/// steps are exclusive in this process only.
+/// The last version applied is recorded under ``versionKey``. On a ``PreferencesStore``
+/// ``run(on:)`` holds the file lock and writes each step with its version atomically, so
+/// another process waits and a killed run is finished by the next; elsewhere it is
+/// exclusive in this process only.
 public struct Migrations {
   /// The key under which a suite records its schema version (an `Int`).
   public static let versionKey = "UserDefault.schemaVersion"
 
   let migrations: [Migration]
 
-  /// Migrations given as a list; versions must increase and be positive (checked by
-  /// ``run(on:)``).
+  /// Migrations given as a list; versions must be positive and increase.
   ///
   /// - Parameters:
   ///   - migrations: The migrations, in the order they run.

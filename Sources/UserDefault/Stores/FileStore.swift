@@ -1,58 +1,40 @@
 import Foundation
 
-/// The library's own store for one suite: its values, registered defaults, pending
-/// flush and file; one per file per process (see ``SuiteRegistry``), shared by every
-/// ``PreferencesStore`` object of that file. Without a file it is the in-memory store.
-///
-/// Separate from the `UserDefaults` subclass because `UserDefaults` cannot be `Sendable`
-/// and this object is reached from background queues, and because it outlives the
-/// objects that use it: a store with pending changes is flushed whether or not any
-/// object of it is left.
+/// One suite's values, defaults, pending flush and file; one per file per process, shared
+/// by its ``PreferencesStore`` objects. Apart from them because `UserDefaults` cannot be
+/// `Sendable` and this is reached from background queues, and because pending changes
+/// are flushed after the last object is gone.
 final class FileStore: StoreBackend {
   let context: SuiteContext
   let file: PreferencesFile?
   let fileProblem: DefaultsError?
-  /// The format of the file when this store makes it; a file that exists keeps its own.
   let newFileFormat: PreferencesFile.Format
-  /// Whether `State.arguments` holds anything: checked without the lock.
+  /// Checked without the lock.
   private let hasArguments: Bool
-  /// The read-only domains below the file; refreshed on `queue` only.
+  /// Refreshed on `queue` only.
   private let fallbackSources: Lock<FallbackDomains>?
 
   private struct State {
-    /// Held as ``StoredObject``s, so a typed read of a scalar makes no runtime cast; after
-    /// a cold open of a binary file, an index of it until a write (``StoredValues``).
+    /// ``StoredObject``s, so a typed scalar read makes no runtime cast; after a cold open
+    /// of a binary file, an index of it until a write.
     var values = StoredValues()
-    /// The domains around `values`: what a read gives and what observers are told.
     var search: SearchList
-    /// Names changed since their last flush.
     var pending = PendingWrites<Void>()
     var flushes = FlushProgress()
     var flushWindow: Duration
-    /// The file as this store last read or wrote it whole, and in which format.
+    /// The file as this store last read or wrote it whole.
     var fileIdentity: PreferencesFile.Identity?
     var fileFormat: PreferencesFile.Format
-    /// Whether the store's first object has been made (and the file taken in, if any).
     var hasLoaded = false
-    /// A failure met on every poll or flush is reported once.
     var reports = FailureReports()
-    /// Live ``PreferencesStore`` objects (the file is polled while any exist), and whether
-    /// a poll is queued.
+    /// Live ``PreferencesStore`` objects: the file is polled while any exist.
     var users = 0
     var isPollQueued = false
 
-    /// Stores `object` under `name` (`nil` removes) and returns the change, or `nil` when
-    /// `object` is the value already stored (the stored object stays). One lookup.
-    ///
-    /// - Parameters:
-    ///   - object: A checked property list, or `nil` to remove.
-    ///   - name: The stored name.
-    /// - Returns: The change to announce, or `nil` when nothing changed.
+    /// The change, or `nil` when `object` (`nil` removes) is already stored. One lookup.
     mutating func storeChange(_ object: Any?, forName name: String) -> ChangeHub.Change? {
-      // ``SearchList``'s rule, spelled out: passing the objects to it as optionals copies
-      // them through their value witnesses, measurably slower on every write. A removal
-      // reveals what lies below, a first write replaces it; the caller drops a change
-      // under a launch argument.
+      // ``SearchList``'s rule, spelled out: passing it optionals copies them through their
+      // value witnesses on every write.
       guard let object else {
         guard let old = values.removeValue(forKey: name) else { return nil }
         return ChangeHub.Change(
@@ -77,14 +59,13 @@ final class FileStore: StoreBackend {
   }
 
   private struct Guarded: @unchecked Sendable {
-    // Only reached inside `state`'s lock; values are immutable property-list objects.
+    // Only reached inside the lock; values are immutable property-list objects.
     var state: State
   }
   private let state: Lock<Guarded>
-  /// Serialises flushes, reloads and exclusive runs of this store in this process.
   private let queue = DispatchQueue(label: "UserDefault.FileStore")
-  /// Marks `queue`: a flush from code already on it (a migration step) is left to that
-  /// code's commit instead of deadlocking.
+  /// A flush from code already on `queue` (a migration step) is left to its commit, not
+  /// deadlocked.
   private let queueKey = DispatchSpecificKey<Bool>()
   private let arrivals = FlushArrivals()
 
@@ -116,8 +97,7 @@ final class FileStore: StoreBackend {
 
   // MARK: Objects using the store
 
-  /// Called by each ``PreferencesStore`` object made for this store: the first loads the
-  /// file and starts polling it. A shorter flush window asked for applies to the store.
+  /// The first object loads the file and starts polling; a shorter flush window applies.
   func attach(flushWindow: Duration) {
     let isFirst = state.withLock { guarded in
       guarded.state.users += 1
@@ -130,16 +110,14 @@ final class FileStore: StoreBackend {
     }
     guard isFirst, file != nil else { return }
     reloadFromDisk()
-    // From now on whatever the poll finds is compared and announced.
     state.withLock { guarded in
       guarded.state.hasLoaded = true
-      // Unless the last object went meanwhile (its detach found nothing to stop).
+      // Unless the last object went meanwhile: its detach found nothing to stop.
       if guarded.state.users > 0 { FilePoller.startPolling(self) }
     }
     FilePoller.run()
   }
 
-  /// Polling stops with the last object; pending changes are flushed all the same.
   func detach() {
     state.withLock { guarded in
       guarded.state.users -= 1
@@ -156,8 +134,8 @@ final class FileStore: StoreBackend {
   func storedObject(forKey name: String) -> StoredObject? {
     state.withLock { guarded in
       if hasArguments, let argument = guarded.state.search.arguments[name] { return argument }
-      // `StoredValues.object(forKey:)` and, below, `SearchList.below(_:)` spelled out:
-      // as calls they were measurably slower on this, every read's, path.
+      // `StoredValues.object(forKey:)` and `SearchList.below(_:)` inlined by hand: as
+      // calls they were slower on every read.
       if guarded.state.values.isIndexed {
         if let value = guarded.state.values.indexedObject(forKey: name) { return value }
       } else if let value = guarded.state.values.dictionaryObject(forKey: name) {
@@ -174,9 +152,7 @@ final class FileStore: StoreBackend {
     hasArguments ? state.withLock { $0.state.search.arguments[name] } : nil
   }
 
-  /// Every domain merged, as Foundation merges its search list: registered defaults,
-  /// then the global domain and system-wide files, the suite's file, launch arguments,
-  /// each winning over those before it.
+  /// Every domain merged as Foundation merges its search list.
   func dictionaryRepresentation() -> [String: Any] {
     makeDictionaryOutsideLock()
     return state.withLock { $0.state.search.merged(over: $0.state.values.dictionary()) }.objects
@@ -198,9 +174,8 @@ final class FileStore: StoreBackend {
     return state.withLock { Array($0.state.values.names()) }
   }
 
-  /// Makes the dictionary of values that are still a file's index without holding the
-  /// lock (at 100,000 keys readers on other threads would wait tens of milliseconds), and
-  /// puts it in place unless the values changed meanwhile.
+  /// Outside the lock, which readers would wait on for a large file; put in place unless
+  /// the values changed meanwhile.
   private func makeDictionaryOutsideLock() {
     guard let snapshot = state.withLock({ $0.state.values.isIndexed ? $0.state.values : nil })
     else { return }
@@ -219,7 +194,6 @@ final class FileStore: StoreBackend {
     update(CollectionOfOne((name, object, trackingPath)))
   }
 
-  /// Applies changes (`nil` removes), tells observers, schedules a flush.
   func update(_ changes: [String: Any?]) {
     update(changes.lazy.map { ($0.key, $0.value, nil) })
   }
@@ -237,15 +211,13 @@ final class FileStore: StoreBackend {
     }
   }
 
-  /// Applies `changes` under the lock: the changes readers see, and the flush window when
-  /// a flush must be queued; `nil` (nothing applied) while the values are still a file's
-  /// index, whose dictionary is then made outside the lock.
+  /// `nil` (nothing applied) while the values are still an index, whose dictionary is
+  /// then made outside the lock.
   private func apply<Changes: Collection<(String, Any?, TrackedKeys.Path?)>>(
     _ changes: Changes
   ) -> ([ChangeHub.Change], Duration?)? {
     let result = state.withLock { guarded -> ([ChangeHub.Change], Duration?)? in
-      // An index: its dictionary is made outside the lock first. Tested here so that a
-      // write takes the lock once.
+      // Tested here so that a write takes the lock once.
       guard !guarded.state.values.isIndexed else { return nil }
       var applied: [ChangeHub.Change] = []
       var wrote = false
@@ -265,8 +237,7 @@ final class FileStore: StoreBackend {
     return result
   }
 
-  /// Queues a flush `window` from now (``DeferredFlush``). Holds the store until it ran:
-  /// a write is flushed even if every object of the store is released meanwhile.
+  /// Holds the store until it ran, so a write is flushed even if every object is released.
   private func flushLater(after window: Duration) {
     DeferredFlush.schedule(
       on: queue, after: window,
@@ -286,17 +257,14 @@ final class FileStore: StoreBackend {
   var hasUnsavedChanges: Bool { state.withLock { !$0.state.pending.isEmpty } }
 
   func watchOutsideChanges(of names: [String]) {
-    // Nothing to do: other processes' writes are found by the poll.
+    // The poll finds other processes' writes.
   }
 
   // MARK: Disk
 
-  /// Group commit: a flush waits on the store's queue, and is satisfied by any flush
-  /// that took its snapshot after this call began and succeeded; otherwise its one file
-  /// replacement serves every flush waiting behind it. Never returns before the caller's
-  /// changes are durable, except from code already on the queue (a migration step, an
-  /// observer of a polled change): then the migration's commit, or the flush the write
-  /// queued, makes them durable.
+  /// Group commit: satisfied by any flush whose snapshot came after this call began;
+  /// otherwise its one replacement serves every flush waiting behind it. Returns early
+  /// only from code on the queue, whose commit or queued flush makes the changes durable.
   func flush() throws(DefaultsError) {
     guard let file else {
       if let fileProblem { throw fileProblem }
@@ -308,8 +276,7 @@ final class FileStore: StoreBackend {
     let mark = state.withLock { $0.state.flushes.mark }
     try onQueue { () throws(DefaultsError) in
       guard !state.withLock({ $0.state.flushes.isDurable(since: mark) }) else { return }
-      // Threads ready to run go first, so their writes land before the snapshot and this
-      // replacement serves their flushes too. Alone, this costs one system call.
+      // Ready threads go first, so this replacement also serves their writes and flushes.
       sched_yield()
       arrivals.gather()
       defer { arrivals.replacementFinished() }
@@ -327,15 +294,13 @@ final class FileStore: StoreBackend {
   }
 
   private func flushOnQueue(_ file: PreferencesFile) throws(DefaultsError) {
-    // Nothing to write (checked first, so a flush with writes pays no extra `stat`) and no
-    // directory: no directory or lock file is made for nothing.
+    // With nothing to write, no directory or lock file is made (so an exit flush of many
+    // unchanged suites makes none); checked first so a flush with writes pays no `stat`.
     if state.withLock({ $0.state.pending.isEmpty }) {
       if !file.hasDirectory {
         adopt(StoredValues(), identity: nil, format: newFileFormat, flushed: [:])
         return
       }
-      // Nothing to write and the file as this store last saw it: no lock taken, so an
-      // exit flush of many unchanged suites makes no lock files.
       let identity = file.identity()
       if state.withLock({ $0.state.hasLoaded && $0.state.fileIdentity == identity }) { return }
     }
@@ -355,17 +320,15 @@ final class FileStore: StoreBackend {
     }
   }
 
-  /// Brings the file and memory together; the caller holds the file's lock. A file this
-  /// store last read or wrote is not read again: memory is the merge. Otherwise pending
-  /// changes are merged into the file read; a damaged file is moved aside and the whole
-  /// state written (nothing, if it cannot be moved).
+  /// The caller holds the file's lock. A file this store last saw is not read again:
+  /// memory is the merge. Otherwise pending changes are merged into the file read.
   ///
   /// - Returns: the number of the snapshot written (see ``FlushProgress``).
   @discardableResult
   private func writeLocked(_ file: PreferencesFile) throws(DefaultsError) -> UInt64 {
     let identity = file.identity()
     // A copy shares the index: a flush with nothing pending (every launch's migration
-    // check) does not make the dictionary.
+    // check) makes no dictionary.
     let (pending, snapshot, isFileKnown, number, format) = state.withLock { guarded in
       let isKnown = identity != nil && identity == guarded.state.fileIdentity
       return (
@@ -398,13 +361,10 @@ final class FileStore: StoreBackend {
     return number
   }
 
-  /// Runs `body` on the store's queue holding the file's lock, after taking in other
-  /// processes' writes; `commit` writes without letting the lock go: a migration step and
-  /// its version, or an update's read and write, are one step. An in-memory store runs
-  /// `body` on its queue alone.
+  /// On the queue, under the file's lock; `commit` writes without releasing it, so a
+  /// migration step and its version are one step.
   ///
-  /// - Throws: ``DefaultsDiagnostic/Kind/nestedUpdate`` from code the queue runs (an
-  ///   observer told of a change the poll found), where waiting for the queue never ends.
+  /// - Throws: `.nestedUpdate` from code the queue runs, where waiting would never end.
   func exclusively<Result>(
     _ body: (_ commit: () throws(DefaultsError) -> Void) throws(DefaultsError) -> Result
   ) throws(DefaultsError) -> Result {
@@ -429,15 +389,13 @@ final class FileStore: StoreBackend {
     // `exclusively` took in the whole file before its body began.
   }
 
-  /// Takes the file's content as the new state, keeping local changes newer than the
-  /// flush, and announces keys another process changed. `compare: false` when `disk` was
-  /// written from this store's values.
+  /// Keeps local changes newer than the flush; announces what another process changed.
+  /// `compare: false` when `disk` was written from this store's values.
   private func adopt(
     _ disk: StoredValues, identity: PreferencesFile.Identity?,
     format: PreferencesFile.Format, flushed: [String: PendingWrites<Void>.Write],
     compare: Bool = true
   ) {
-    // A comparison needs this store's dictionary, made outside the lock.
     if compare { makeDictionaryOutsideLock() }
     var disk = disk
     let changes = state.withLock { guarded in
@@ -449,8 +407,8 @@ final class FileStore: StoreBackend {
       guarded.state.reports.fileIsSound()
       guard compare else { return [ChangeHub.Change]() }
       if isFirstLoad && guarded.state.pending.isEmpty && guarded.state.users <= 1 {
-        // The first load: nobody has read or observed anything, so nothing is compared
-        // or announced (at 100,000 keys that cost more than reading the file).
+        // Nobody has read or observed anything yet: comparing a big file costs more
+        // than reading it.
         guarded.state.values = disk
         return []
       }
@@ -466,14 +424,12 @@ final class FileStore: StoreBackend {
     context.announce(changes)
   }
 
-  /// Takes in the file if it changed since this store last looked, as a flush does.
   func reloadFromDisk() {
     guard let file else { return }
     queue.sync { reloadOnQueue(file) }
   }
 
-  /// ``reloadFromDisk()`` for the poll, queued rather than waited for: a busy store holds
-  /// up no other store's poll. At most one is queued.
+  /// Queued, not waited for: a busy store holds up no other store's poll.
   func pollFile() {
     guard let file else { return }
     let isQueued = state.withLock { guarded in
@@ -500,8 +456,8 @@ final class FileStore: StoreBackend {
       let identity = file.identity()
       guard identity != known && (identity == nil || identity != stuck) else { return }
     }
-    // Nothing to write or repair: read without the lock (which a first open would create)
-    // or the directory checks. `adopt` keeps names written meanwhile.
+    // Nothing to write or repair: no lock (a first open would create it), no directory
+    // checks.
     if hasNothingPending,
       let (values, identity, format) = file.valuesWithoutRepair(indexing: !hasLoaded)
     {
@@ -511,8 +467,6 @@ final class FileStore: StoreBackend {
     try? flushOnQueue(file)
   }
 
-  /// Takes in a change of the read-only domains below the file, with the poll, and tells
-  /// observers of names that neither the file nor an argument hides.
   private func refreshFallbacks() {
     guard let fallbackSources else { return }
     let (found, damage) = fallbackSources.withLock { $0.refresh() }

@@ -1,31 +1,24 @@
 import Foundation
 
-/// A `UserDefaults` subclass whose instances carry a backend of their own: the library
-/// sends every call on such an instance there, through every surface. This is how a
-/// backend is added without touching the rest of the library (see the in-memory backend
-/// of the tests); ``PreferencesStore`` carries its ``FileStore`` the same way, told apart
-/// by its class on the read path.
+/// A `UserDefaults` subclass carrying its own backend, to which every call is sent: how a
+/// backend is added without touching the rest of the library.
 protocol BackendCarrier: UserDefaults {
-  /// The backend every call on this instance goes to; the same object for the instance's
-  /// whole life.
+  /// The same object for the instance's whole life.
   var carriedBackend: any StoreBackend { get }
 }
 
 /// Finds the backend of a `UserDefaults` instance, remembered by identity.
 ///
-/// A ``BackendCarrier`` gives its own. Otherwise Foundation does not say which suite an
-/// instance belongs to: on Linux its private `suite` field is read by reflection, once;
-/// without that field, the instance gets a backend of its own (reported once). On Apple
-/// platforms `.standard` is its suite and any other instance gets its own (Darwin shares
-/// values and notifications itself). So does a subclass that carries no backend, which
-/// keeps its own storage.
+/// Foundation does not say which suite an instance belongs to: on Linux its private
+/// `suite` field is read by reflection, once (missing: a backend of its own, reported). On
+/// Apple platforms any instance but `.standard` gets its own: Darwin shares values itself.
 enum FoundationInstances {
   struct Known {
     /// Weak, so the table keeps no instance alive; stale entries are swept. Compared by
     /// identity, so a new instance at a dead one's address never gets its backend.
     weak var instance: UserDefaults?
     let backend: any StoreBackend
-    /// Whether this is the standard suite, which a scoped default stands in for.
+    /// A scoped default stands in for the standard suite.
     let isStandard: Bool
   }
 
@@ -58,26 +51,17 @@ enum FoundationInstances {
     table.withLock { $0.known.values.compactMap(\.instance) }
   }
 
-  /// The number of instances remembered, stale entries included (for tests).
+  /// Stale entries included (for tests).
   static var rememberedCount: Int { table.withLock { $0.known.count } }
 
-  /// `suiteField`: the private field naming the suite, a parameter so tests can miss it.
+  /// `suiteField`: a parameter so tests can miss it.
   static func backend(
     of defaults: UserDefaults, suiteField: String = "suite"
   ) -> any StoreBackend {
     withBackend(of: defaults, suiteField: suiteField) { backend, _ in backend }
   }
 
-  /// Calls `body` with the backend of `defaults` and whether it is the standard suite's:
-  /// the thread's record of the last instance it resolved, else one lock and lookup.
-  ///
-  /// - Parameters:
-  ///   - defaults: The instance whose backend is wanted.
-  ///   - suiteField: The private field naming the suite (see ``backend(of:suiteField:)``).
-  ///   - body: What to do with the backend.
-  /// - Returns: What `body` returns.
-  ///
-  ///     FoundationInstances.withBackend(of: defaults) { backend, _ in backend.object(forKey: "k") }
+  /// The thread's last resolved instance, else one lock and lookup.
   static func withBackend<Result>(
     of defaults: UserDefaults, suiteField: String = "suite",
     _ body: (_ backend: any StoreBackend, _ isStandard: Bool) -> Result
@@ -124,10 +108,8 @@ enum FoundationInstances {
   enum Suite: Equatable {
     case standard
     case named(String)
-    /// An instance of a ``BackendCarrier``.
     case carried
-    /// A backend scoped to the instance, named `description`; `isFault` when its suite
-    /// should have been found and was not.
+    /// `isFault`: its suite should have been found and was not.
     case own(description: String, isFault: Bool)
 
     init(of defaults: UserDefaults, suiteField: String) {
@@ -167,8 +149,8 @@ enum FoundationInstances {
   }
 }
 
-/// The last instance the thread resolved and its entry, so repeated reads skip the
-/// table's lock. Held strongly, so the address it compares cannot be reused.
+/// So repeated reads skip the table's lock. Held strongly, so the address it compares
+/// cannot be reused.
 private final class LastResolved {
   private var instance: UserDefaults?
   private var known: FoundationInstances.Known?

@@ -1,43 +1,33 @@
 import Foundation
 
-/// The backend of Foundation's `UserDefaults` instances of one suite: one per suite per
-/// process, whatever instances reach it.
+/// The backend of Foundation's `UserDefaults` instances of one suite, one per process.
 ///
-/// Every read and write of the library goes through one instance of the suite, made and
-/// first touched here under the registry's lock: Foundation on Linux gives instances made
-/// by several threads at once separate views for a while, so a thread could read an older
-/// value right after its own write; through one primed instance it cannot.
+/// Everything goes through one instance, primed under the registry's lock: Foundation on
+/// Linux gives instances made by threads at once separate views for a while, so a thread
+/// could read an older value right after its own write.
 ///
-/// Saving on Linux, where Foundation writes nothing until `synchronize()` and then
-/// truncates the live file: the library saves the keys it wrote itself, within
-/// ``FoundationSaving/window`` and at exit, with its own atomic writer under the suite's
-/// `flock`. A damaged file is moved aside, never overwritten with this run's few keys.
-/// Plain Foundation `set` calls stay Foundation's business. On Apple platforms Foundation
-/// saves and the library saves nothing.
+/// On Linux Foundation writes nothing until `synchronize()`, then truncates the live file,
+/// so the library saves the keys it wrote itself, atomically under the suite's `flock`.
+/// On Apple platforms Foundation saves.
 final class FoundationSuite: StoreBackend {
   let context: SuiteContext
   private let defaults: Instance
   private let saving: Saving?
   private let notifications = Lock<FoundationChangeNotifications?>(nil)
-  /// Held for each ``exclusively(_:)`` run: this process's threads take turns.
   private let oneRunAtATime = Lock(())
-  /// The suite's system-wide defaults (not the global domain, which Foundation reads
-  /// itself), read at the first read that needs them, not under the registry's lock;
-  /// never again, as Foundation does not reread its own file either.
+  /// System-wide defaults (Foundation reads the global domain itself), read lazily,
+  /// outside the registry's lock; never again, as Foundation does not reread its file.
   private let system: Lock<SystemValues>
-  /// Whether any system-wide file existed when the suite was made: without one, reads
-  /// pay this flag only.
+  /// Without system-wide files, reads pay this flag only.
   private let hasSystemFiles: Bool
 
   private enum SystemValues {
-    /// Not read yet; `nil` when the suite has no file (no preferences directory).
     case unread(FallbackDomains?)
     case read([String: StoredObject])
   }
 
-  /// A `UserDefaults` carried across threads: Foundation documents it as thread-safe,
-  /// though not `Sendable`. A user's instance with its own backend is held weakly, or
-  /// each would keep the other alive; once it is gone, reads find nothing.
+  /// Foundation documents `UserDefaults` as thread-safe, though not `Sendable`. A user's
+  /// instance with its own backend is held weakly, or each would keep the other alive.
   private struct Instance: @unchecked Sendable {
     private let held: UserDefaults?
     private weak var borrowed: UserDefaults?
@@ -49,7 +39,6 @@ final class FoundationSuite: StoreBackend {
     var value: UserDefaults? { held ?? borrowed }
   }
 
-  /// `saving` is always `.none` on Apple platforms, where Foundation saves.
   init(name: String?, defaults: UserDefaults, saving: SavingPlace, holdsInstance: Bool = true) {
     self.context = SuiteContext(name: name, seesEveryWrite: false)
     self.defaults = Instance(defaults, isHeld: holdsInstance)
@@ -70,7 +59,7 @@ final class FoundationSuite: StoreBackend {
   enum SavingPlace {
     case none
     case file(PreferencesFile)
-    /// Not saved, for the reason given, reported at the first write.
+    /// Reported at the first write.
     case refused(DefaultsError)
   }
 
@@ -95,11 +84,9 @@ final class FoundationSuite: StoreBackend {
     return searched(name, found: found)
   }
 
-  /// What a read of `name` gives with the system-wide files in the search list: their
-  /// value when Foundation found `found` only below the suite's own domain and the launch
-  /// arguments, which is told by `persistentDomain(forName:)` (the standard suite's under
-  /// `kCFPreferencesCurrentApplication`). Cost: a copy of the suite's domain for a key a
-  /// system-wide file holds; else a lock and a lookup.
+  /// The system-wide value wins when Foundation found `found` only below the suite's own
+  /// domain and the arguments. Cost: a copy of the suite's domain for a key a system-wide
+  /// file holds; else a lock and a lookup.
   private func searched(_ name: String, found: Any?) -> Any? {
     guard let system = systemObject(forKey: name) else { return found }
     guard found != nil else { return system }
@@ -109,8 +96,7 @@ final class FoundationSuite: StoreBackend {
     return own[name] != nil ? found : system
   }
 
-  /// The system-wide value of `name`; the first call reads the files. Cost: an
-  /// uncontended lock, and a lookup when the files hold anything.
+  /// The first call reads the files.
   private func systemObject(forKey name: String) -> Any? {
     let (found, damage) = system.withLock { state -> (StoredObject?, [String]) in
       switch state {
@@ -129,10 +115,9 @@ final class FoundationSuite: StoreBackend {
     return found?.object
   }
 
-  /// Every typed read's path: ``object(forKey:)``, handed on as
-  /// ``StoredObject/other(_:)``: sorting it would repeat the read's casts.
+  /// As ``StoredObject/other(_:)``: sorting it would repeat the read's casts.
   func storedObject(forKey name: String) -> StoredObject? {
-    // Moved into the case, not mapped: `Optional.map` copied the object once more.
+    // Not mapped: `Optional.map` copied the object once more.
     guard hasSystemFiles else {
       guard let object = defaults.value?.object(forKey: name) else { return nil }
       return .other(object)
@@ -140,8 +125,7 @@ final class FoundationSuite: StoreBackend {
     return searched(name, found: defaults.value?.object(forKey: name)).map(StoredObject.other)
   }
 
-  /// Foundation's search list starts with the arguments; this names them, for the typed
-  /// read's conversion of their text.
+  /// For the typed read's conversion of argument text.
   func launchArgument(forKey name: String) -> StoredObject? {
     LaunchArguments.value(forKey: name)
   }
@@ -149,16 +133,14 @@ final class FoundationSuite: StoreBackend {
   func update(_ name: String, to written: Any?, trackingPath: TrackedKeys.Path?) {
     // Foundation's own `synchronize()` must not change what was written (Linux).
     let object = written.map(FoundationFileForm.exact)
-    // The old object is fetched only for observers: an unobserved write costs what
-    // Foundation's `set` does.
+    // Old object only for observers: an unobserved write costs what Foundation's `set` does.
     var change = ChangeHub.Change(name: name, oldObject: nil, newObject: object)
     let isObserved = context.hub.hasListeners(for: name)
     let old = isObserved ? self.object(forKey: name) : nil
     store(object, forKey: name)
     saving?.record(name, object)
     if isObserved {
-      // ``SearchList``'s rule. `old` is what readers saw, lower domains included, so what
-      // lies below matters only after a removal: Foundation's read then gives it.
+      // `old` includes lower domains, so what lies below matters only after a removal.
       guard
         let observed = SearchList.seenChange(
           of: name, isArgument: launchArgument(forKey: name) != nil, from: old, to: object,
@@ -190,11 +172,8 @@ final class FoundationSuite: StoreBackend {
     for write in writes { update(write.name, to: write.object, trackingPath: write.trackingPath) }
   }
 
-  /// Runs `body` with the suite's other runs in this process held off and, where the
-  /// library saves the suite (Linux), under the suite's file lock, after saving this
-  /// process's pending writes: other processes' saves and runs wait, and `commit` saves
-  /// under the lock. On Apple platforms `cfprefsd` owns the file and offers no lock, so
-  /// `body` excludes this process's threads only.
+  /// On Linux also under the file lock, after saving pending writes. On Apple platforms
+  /// `cfprefsd` owns the file and offers no lock: only this process's threads are excluded.
   func exclusively<Result>(
     _ body: (_ commit: () throws(DefaultsError) -> Void) throws(DefaultsError) -> Result
   ) throws(DefaultsError) -> Result {
@@ -204,9 +183,8 @@ final class FoundationSuite: StoreBackend {
     }
   }
 
-  /// Foundation on Linux never reads its file again, so another process's write is
-  /// unknown to the instance: `name` is given the file's value as the run found it (or
-  /// removed, when the file has none), and observers told when what readers see changed.
+  /// Foundation on Linux never rereads its file, so the instance is given the value the
+  /// run found there.
   func adoptFileValue(forKey name: String) {
     guard let found = saving?.fileValuesDuringRun() else { return }
     let isObserved = context.hub.hasListeners(for: name)
@@ -218,7 +196,7 @@ final class FoundationSuite: StoreBackend {
   }
 
   func flush() throws(DefaultsError) {
-    // Inside a run on this thread the run's commit saves, under the locks a save takes.
+    // Inside a run on this thread the run's commit saves; waiting here would deadlock.
     if ExclusiveRun.isOpen(on: self) { return }
     try saving?.saveNow()
   }
@@ -250,14 +228,12 @@ extension FoundationSuite {
     private let problem: DefaultsError?
 
     private struct State: @unchecked Sendable {
-      // Only touched inside `state`'s lock; the objects are immutable property lists.
+      // Only touched inside the lock; the objects are immutable property lists.
       var pending = PendingWrites<Any?>()
       var isScheduled = false
       var isProblemReported = false
-      /// Then every save reports failure.
       var hasRefusedWrites = false
       var reports = FailureReports()
-      /// The file's values as an ``exclusively(_:)`` run found them, while it runs.
       var fileDuringRun: [String: StoredObject]?
     }
     private let state = Lock(State())
@@ -272,7 +248,6 @@ extension FoundationSuite {
 
     var hasPending: Bool { state.withLock { !$0.pending.isEmpty || $0.hasRefusedWrites } }
 
-    /// Records a write and schedules a save; a suite that cannot be saved is reported.
     func record(_ name: String, _ object: Any?) {
       guard FoundationSaving.isEnabled else { return }
       guard file != nil else {
@@ -305,8 +280,7 @@ extension FoundationSuite {
       }
     }
 
-    /// Saves the recorded keys now, merged into the file under its lock. On failure,
-    /// reports and throws; the keys stay for the next attempt.
+    /// On failure the keys stay for the next attempt.
     func saveNow() throws(DefaultsError) {
       guard let file else {
         if let problem { throw problem }
@@ -324,10 +298,7 @@ extension FoundationSuite {
       }
     }
 
-    /// Runs `body` under the file's lock once the pending writes are saved, keeping the
-    /// file's values as found for ``fileValuesDuringRun()``; `commit` saves again under
-    /// the lock. Without a file (saving off, or refused) `body` runs as it is, and
-    /// `commit` throws the refusal.
+    /// Without a file (saving off, or refused) `body` runs as it is and `commit` throws.
     func exclusively<Result>(
       _ body: (_ commit: () throws(DefaultsError) -> Void) throws(DefaultsError) -> Result
     ) throws(DefaultsError) -> Result {
@@ -351,8 +322,6 @@ extension FoundationSuite {
       }
     }
 
-    /// The file's values as the current ``exclusively(_:)`` run found them; `nil` outside
-    /// a run.
     func fileValuesDuringRun() -> [String: StoredObject]? {
       state.withLock { $0.fileDuringRun }
     }
@@ -364,9 +333,7 @@ extension FoundationSuite {
       }
     }
 
-    /// Merges `pending` into the file, whose lock the caller holds; returns the file's
-    /// values now. Cost: one read and parse, and one atomic replacement when anything is
-    /// pending.
+    /// The caller holds the lock.
     private func merge(
       _ pending: [String: PendingWrites<Any?>.Write], into file: PreferencesFile
     ) throws(DefaultsError) -> [String: StoredObject] {
@@ -388,7 +355,7 @@ extension FoundationSuite {
       return merged.values
     }
 
-    /// Runs `body`, reporting its failure once per distinct message, and throws it on.
+    /// Reports each distinct failure once.
     private func reportingFailure<Result>(
       _ body: () throws(DefaultsError) -> Result
     ) throws(DefaultsError) -> Result {

@@ -1,24 +1,17 @@
 import Foundation
 
 extension UserDefaults {
-  /// The instance the library's wrappers and `SafeDefaults` use when none is given: the
-  /// task's scoped default inside ``withDefault(_:operation:)``, else `.standard`, unless
-  /// ``PreferencesStore/makeLibraryDefault()`` was called.
-  /// Cost: one lock (and, while a scope is open anywhere, a task-local read).
+  /// The instance the library uses when none is given: the scoped default inside
+  /// ``withDefault(_:operation:)``, else `.standard` (or the store chosen by
+  /// ``PreferencesStore/makeLibraryDefault()``). Cost: one lock, maybe a task-local read.
   public static var libraryDefault: UserDefaults {
     ScopedDefault.current ?? LibraryDefault.shared.standard ?? .standard
   }
 
-  /// Runs `operation` with `defaults` as the default of every API of the library, for
-  /// this task and the tasks it starts: `libraryDefault`, the wrappers and `SafeDefaults`
-  /// made without an instance, and every typed-key subscript, `observe`, `updates`,
-  /// `reset`, `isDefaultValue` and migration called on `UserDefaults.standard`.
-  ///
-  /// Plain Foundation calls on `.standard` (`set(_:forKey:)`, `object(forKey:)`) are
-  /// Foundation's own and cannot be redirected: they still reach the standard suite. A
-  /// detached task (`Task.detached`) does not inherit the scope; scopes nest, and the
-  /// innermost wins. Made for tests (see `UserDefaultTesting`'s `.isolatedDefaults`),
-  /// with an in-memory store:
+  /// Runs `operation` with `defaults` as the library's default for this task and its
+  /// child tasks: `libraryDefault`, wrappers made without an instance, and the library's
+  /// calls on `UserDefaults.standard`. Plain Foundation calls on `.standard` cannot be
+  /// redirected. Detached tasks do not inherit it; the innermost scope wins. For tests:
   ///
   /// ```swift
   /// let scratch = PreferencesStore.inMemory()
@@ -27,8 +20,7 @@ extension UserDefaults {
   /// }
   /// ```
   ///
-  /// Cost: a task-local binding for the scope. Outside every scope a read of any instance
-  /// pays one check of a flag; inside one, reads of `.standard` also read the task-local.
+  /// Cost: a task-local binding; reads pay a flag check, plus a task-local read inside one.
   ///
   /// - Parameters:
   ///   - defaults: The instance to use as the default.
@@ -41,8 +33,7 @@ extension UserDefaults {
     try ScopedDefault.with(defaults, operation)
   }
 
-  /// ``withDefault(_:operation:)`` for asynchronous code: the scope covers the operation
-  /// and every child task it starts (`async let`, task groups).
+  /// ``withDefault(_:operation:)`` for asynchronous code, child tasks included.
   ///
   /// - Parameters:
   ///   - defaults: The instance to use as the default.
@@ -59,9 +50,8 @@ extension UserDefaults {
     try await ScopedDefault.with(defaults, isolation: isolation, operation)
   }
 
-  /// A named suite: the library's store for it after
-  /// ``PreferencesStore/makeLibraryDefault()``, else Foundation's
-  /// `UserDefaults(suiteName:)`. Cost: one lock; the first call for a name makes its store.
+  /// The library's store for a suite after ``PreferencesStore/makeLibraryDefault()``, else
+  /// Foundation's `UserDefaults(suiteName:)`. Cost: one lock; the first call makes it.
   ///
   /// - Parameters:
   ///   - name: The suite's name.
@@ -75,12 +65,9 @@ extension UserDefaults {
 }
 
 extension PreferencesStore {
-  /// Makes the library's store the instance every API of the library uses when none is
-  /// given (`UserDefaults.libraryDefault`, `UserDefaults.librarySuite(named:)`).
-  ///
-  /// Call once at start-up, before the first read. The trade-off: code that calls
-  /// `UserDefaults.standard` directly then reads Foundation's own cache of the same file,
-  /// which sees the library's writes only after Foundation reloads it.
+  /// Makes the library's store the default of every library API. Call once, before the
+  /// first read. Direct `UserDefaults.standard` calls then read Foundation's cache of the
+  /// file, which sees the library's writes only after Foundation reloads it.
   ///
   /// - Returns: The store of the program's standard suite, now the library's default.
   /// - Throws: ``DefaultsError`` when the store cannot be made (see
@@ -95,7 +82,6 @@ extension PreferencesStore {
   }
 }
 
-/// Holds the library's default instances once the program has chosen the library's store.
 final class LibraryDefault: Sendable {
   private struct State {
     var chosenStandard: PreferencesStore?

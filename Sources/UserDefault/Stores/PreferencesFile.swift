@@ -8,14 +8,10 @@ import Foundation
   import Darwin
 #endif
 
-/// Where preference files live, which suite names may name one, the advisory lock beside
-/// each, and how a file is read and replaced so no crash or other process damages it.
-///
-/// Writing: a temporary file beside it, `fsync`, `rename` over the old one, `fsync` of the
-/// directory; the live file is never truncated. Anything at the path that is not a
-/// property-list dictionary is moved aside whole, to `<suite>.plist.damaged-<date>-<id>`,
-/// before anything is written there. A file that may not be read (`EACCES`, `EPERM`, as
-/// under iOS's data protection) is left in place and not written over until it can be.
+/// A preferences file: where it lives, its advisory lock, and a read and replace that no
+/// crash or other process can damage (temporary file, `fsync`, `rename`, `fsync` of the
+/// directory). Damage is moved aside whole first; an unreadable file (`EACCES`, `EPERM`) is
+/// never written over.
 package struct PreferencesFile: Sendable {
   package let directory: String
   /// The file's name without `.plist`: the suite's name, or the standard suite's.
@@ -76,9 +72,7 @@ package struct PreferencesFile: Sendable {
 
   // MARK: Location
 
-  /// The variables that place preference files (`XDG_CONFIG_HOME`, `HOME`,
-  /// `XDG_CONFIG_DIRS`), read with `getenv`: `ProcessInfo.environment` copies every
-  /// variable of the process on each call, which every store's open paid.
+  /// Read with `getenv`: `ProcessInfo.environment` copies every variable on each call.
   static func placingVariables() -> [String: String] {
     var found: [String: String] = [:]
     for name in ["XDG_CONFIG_HOME", "HOME", "XDG_CONFIG_DIRS"] {
@@ -87,11 +81,9 @@ package struct PreferencesFile: Sendable {
     return found
   }
 
-  /// The preferences directory: an absolute `$XDG_CONFIG_HOME`, else `$HOME/.config` (as
-  /// Foundation on Linux); `nil` when neither is usable. On Apple platforms, where those
-  /// variables depend on how an app was started,
-  /// `<Application Support>/<bundle identifier, else process name>/Preferences`; on tvOS
-  /// under `Caches`, the only place an app may keep files there.
+  /// An absolute `$XDG_CONFIG_HOME`, else `$HOME/.config`, as Foundation on Linux. Apple
+  /// platforms (where those variables depend on how an app started) use
+  /// `<Application Support>/<bundle id>/Preferences`; tvOS allows only `Caches`.
   static func defaultDirectory(
     environment: [String: String] = placingVariables()
   ) -> String? {
@@ -122,13 +114,7 @@ package struct PreferencesFile: Sendable {
     return "neither XDG_CONFIG_HOME nor HOME is set"
   }
 
-  /// The file of the suite `name` (`nil`: the standard suite) in `directory`, else in
-  /// the preferences directory.
-  ///
-  /// - Throws: ``DefaultsError`` of kind ``DefaultsDiagnostic/Kind/invalidSuite`` for a
-  ///   name ``problem(withSuiteName:)`` refuses, and of kind
-  ///   ``DefaultsDiagnostic/Kind/failedSave`` when no directory is given and neither
-  ///   `XDG_CONFIG_HOME` nor `HOME` is set.
+  /// - Throws: `.invalidSuite` for a refused name; `.failedSave` when no directory is known.
   static func forSuite(_ name: String?, in directory: String? = nil) throws(DefaultsError)
     -> PreferencesFile
   {
@@ -144,11 +130,9 @@ package struct PreferencesFile: Sendable {
 
   static var standardSuiteName: String { ProcessInfo.processInfo.processName }
 
-  /// Why `name` cannot name a suite's file, or `nil` when it can. Refused: empty, `.`,
-  /// `..`, or containing `/`, `..` or NUL, which could address another file.
+  /// Refuses empty, `.`, `..`, or `/`, `..` or NUL inside, which could address another file.
   static func problem(withSuiteName name: String) -> SuiteNameProblem? {
-    // On the UTF-8 bytes: Foundation's `contains(_:)` for strings goes through `NSString`,
-    // a visible part of opening an empty suite.
+    // UTF-8 bytes: Foundation's string `contains(_:)` goes through the slower `NSString`.
     let bytes = name.utf8
     let dot = UInt8(ascii: ".")
     if bytes.isEmpty || name == "." || name == ".." {
@@ -173,16 +157,14 @@ package struct PreferencesFile: Sendable {
     package let namesNoFile: Bool
     let reason: String
 
-    /// `suite name "a/b" contains "/"`.
     package var description: String { "suite name \(name.debugDescription) \(reason)" }
   }
 
   // MARK: Locking
 
-  /// Runs `body` holding an exclusive `flock` on `<suite>.plist.lock`, so processes never
-  /// interleave their read-merge-write cycles. Without a lock file (a read-only directory)
-  /// `body` runs unlocked: its write fails there anyway, and says why. A plain descriptor,
-  /// not a lock object: only this frame can release it.
+  /// Holds an exclusive `flock` on `<suite>.plist.lock` so processes never interleave
+  /// read-merge-writes. Without a lock file (read-only directory) runs unlocked: the write
+  /// fails there anyway, and says why.
   package func withLock<Result, Failure: Error>(
     _ body: () throws(Failure) -> Result
   ) throws(Failure) -> Result {
@@ -207,31 +189,19 @@ package struct PreferencesFile: Sendable {
     return Identity(info)
   }
 
-  /// The file's values, read without moving or changing anything: for tools that look
-  /// but must not repair. `nil` when there is no file.
-  ///
-  /// - Throws: ``DefaultsError`` of kind ``DefaultsDiagnostic/Kind/damagedFile`` with a
-  ///   one-line reason when the file is not a readable property-list dictionary.
+  /// The values, `nil` with no file; repairs nothing, for tools that only look.
+  /// - Throws: `.damagedFile` when it is not a readable property-list dictionary.
   package func values() throws(DefaultsError) -> [String: Any]? {
     try contents()?.values
   }
 
-  /// The file's values and its format, read as ``values()`` reads them.
-  ///
-  /// - Returns: `nil` when there is no file. Cost: one read and parse.
-  /// - Throws: ``DefaultsError`` of kind ``DefaultsDiagnostic/Kind/damagedFile`` when the
-  ///   file is not a readable property-list dictionary.
-  ///
-  ///     let (values, format) = try file.contents() ?? ([:], .binary)
+  /// ``values()`` with the format; `nil` with no file. Cost: one read and parse.
+  /// - Throws: `.damagedFile` when it is not a readable property-list dictionary.
   package func contents() throws(DefaultsError) -> (values: [String: Any], format: Format)? {
     try storedContents().map { ($0.values.objects, $0.format) }
   }
 
-  /// ``contents()`` as the store holds values, so no value goes to `Any` and back.
-  ///
-  /// - Returns: `nil` when there is no file. Cost: one read and parse.
-  /// - Throws: ``DefaultsError`` of kind ``DefaultsDiagnostic/Kind/damagedFile`` when the
-  ///   file is not a readable property-list dictionary.
+  /// ``contents()`` as the store holds values, so none goes to `Any` and back.
   func storedContents() throws(DefaultsError) -> (
     values: [String: StoredObject], format: Format
   )? {
@@ -245,7 +215,7 @@ package struct PreferencesFile: Sendable {
     }
   }
 
-  /// The dictionary a property-list file's bytes hold, or `nil`; for the `defaults` tool.
+  /// For the `defaults` tool.
   package static func dictionary(in data: Data) -> [String: Any]? {
     data.withUnsafeBytes {
       guard case .success(var parsed) = parse($0, indexing: false) else { return nil }
@@ -253,16 +223,14 @@ package struct PreferencesFile: Sendable {
     }
   }
 
-  /// The property-list dictionary in `bytes`, or why there is none. `foreign`: Foundation
-  /// read it, so it may hold values no writer can store. `indexing`: a binary file's
-  /// values may come as an index (``StoredValues``), for a store that keeps them.
+  /// `foreign`: Foundation read it, so it may hold values no writer can store. `indexing`:
+  /// binary values may come as an index (``StoredValues``), for a store that keeps them.
   private static func parse(
     _ bytes: UnsafeRawBufferPointer, indexing: Bool
   ) -> Result<(values: StoredValues, foreign: Bool, format: Format), Failure> {
     if bytes.isEmpty { return .failure("it is empty") }
     let format: Format = bytes.starts(with: "bplist".utf8) ? .binary : .xml
-    // The library's own streaming readers are much faster than Foundation's; anything
-    // they are not sure of goes to PropertyListSerialization, which also judges damage.
+    // Own readers are faster; what they doubt goes to Foundation, which also judges damage.
     if format == .binary, indexing, let index = PropertyListBinaryReader.index(in: bytes) {
       return .success((StoredValues(index), foreign: false, format: .binary))
     }
@@ -294,7 +262,6 @@ package struct PreferencesFile: Sendable {
     }
   }
 
-  /// What is at the path; changes nothing.
   private enum Load {
     case missing
     /// `identity`: from the descriptor read, so of no other version.
@@ -304,8 +271,8 @@ package struct PreferencesFile: Sendable {
   }
 
   private func load(indexing: Bool = false) -> Load {
-    // Opened first and examined through the descriptor: what is checked is what is read
-    // (a FIFO swapped in after a `stat` would block a plain `open`; here it is refused).
+    // Checked through the descriptor, so what is checked is what is read (a FIFO swapped
+    // in after a `stat` would block a plain `open`).
     let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     guard descriptor >= 0 else {
       if errno == ENOENT || errno == ENOTDIR { return .missing }
@@ -341,9 +308,8 @@ package struct PreferencesFile: Sendable {
     }
   }
 
-  /// The file's values when reading them changes nothing on disk; `nil` when ``read()``
-  /// would move the file aside or drop values, which needs the lock. Safe without it:
-  /// files are replaced whole, by `rename`. `indexing`: for a store's first load.
+  /// `nil` when ``read()`` would repair (move aside, drop values), which needs the lock.
+  /// Safe without it: files are replaced whole, by `rename`.
   func valuesWithoutRepair(indexing: Bool) -> (
     values: StoredValues, identity: Identity?, format: Format?
   )? {
@@ -355,7 +321,6 @@ package struct PreferencesFile: Sendable {
     }
   }
 
-  /// Reads the file; anything damaged is moved aside first.
   func read() -> Contents {
     let values: [String: StoredObject]
     let format: Format
@@ -378,7 +343,6 @@ package struct PreferencesFile: Sendable {
     return .values(kept, dropped: dropped.sorted(), format: format)
   }
 
-  /// What ``mergeLocked(_:suite:onDamage:)`` wrote, or found.
   struct Merged {
     let values: [String: StoredObject]
     let identity: Identity?
@@ -391,30 +355,17 @@ package struct PreferencesFile: Sendable {
     /// Written in place of a damaged file, before the pending changes: a store writes all
     /// it holds; a Foundation suite's saver knows only the keys it wrote.
     let replacement: StoredValues
-    /// What happens next, for the report.
     let then: String
     /// Whether to report a damaged file that could not be moved aside, once per identity.
     let reportsStuckDamage: (Identity?) -> Bool
   }
 
-  /// The one read-merge-write, for every writer of a preferences file; the caller holds
-  /// the file's lock. Damage is moved aside and unstorable top-level values dropped, both
-  /// reported; `pending` (`nil` removes) is applied to what was read (or to
-  /// `onDamage.replacement`) and the file replaced when anything changed. A file that
-  /// cannot be moved aside or read now is never written over.
-  ///
-  /// Cost: one read and parse; one atomic replacement (two `fsync`s) when there is
-  /// something to write.
-  ///
-  /// - Parameters:
-  ///   - pending: The changes to apply, by name.
-  ///   - suite: The suite, for reports.
-  ///   - onDamage: What to write in place of a damaged file, and how to report one.
-  /// - Returns: The values and identity of the file now.
-  /// - Throws: ``DefaultsError`` of kind ``DefaultsDiagnostic/Kind/failedSave`` when the
-  ///   file cannot be written, or is damaged and cannot be moved aside; of kind
-  ///   ``DefaultsDiagnostic/Kind/unavailableFile`` when it may not be read now (nothing is
-  ///   written: the caller keeps `pending` and tries again).
+  /// The one read-merge-write of every writer; the caller holds the lock. Damage is moved
+  /// aside and unstorable values dropped (both reported), `pending` (`nil` removes) applied,
+  /// and the file replaced if anything changed. Cost: a read and parse, plus a replacement
+  /// (two `fsync`s) when writing.
+  /// - Throws: `.failedSave` when it cannot be written or damage cannot be moved aside;
+  ///   `.unavailableFile` when it may not be read now (the caller keeps `pending`).
   func mergeLocked(
     _ pending: [String: StoredObject?], suite: String?, onDamage: DamagePolicy,
     newFileFormat: Format
@@ -470,7 +421,7 @@ package struct PreferencesFile: Sendable {
     }
   }
 
-  /// Renames whatever is at the path to a dated backup: even a directory survives whole.
+  /// A rename, so even a directory survives whole.
   private func moveAside(because reason: String) -> Contents {
     let stamp = ISO8601DateFormatter().string(from: Date()).replacingOccurrences(of: ":", with: "-")
     let backup =
@@ -488,17 +439,9 @@ package struct PreferencesFile: Sendable {
     let format: Format
   }
 
-  /// Writes `values` durably, in `format` when it holds them exactly (else as binary, and
-  /// reports why, as ``DefaultsDiagnostic/Kind/changedFormat``). The old file stays intact
-  /// on failure.
-  ///
-  /// - Parameters:
-  ///   - values: The file's values.
-  ///   - format: The file's format, or the one chosen for a new file.
-  ///   - suite: The suite, for reports.
-  /// - Returns: The new file's identity and format.
-  /// - Throws: ``DefaultsError`` of kind ``DefaultsDiagnostic/Kind/failedSave`` when the
-  ///   values cannot be written as a property list or the file cannot be replaced.
+  /// Writes durably, in `format` when it holds the values exactly, else as binary (reported
+  /// as `.changedFormat`). The old file stays intact on failure.
+  /// - Throws: `.failedSave` when the values or the file cannot be written.
   func write(_ values: [String: StoredObject], format: Format, suite: String?)
     throws(DefaultsError) -> Replacement
   {
@@ -554,7 +497,6 @@ package struct PreferencesFile: Sendable {
     return identity ?? self.identity()
   }
 
-  /// Whether anything is at the directory's path (``prepareDirectory()`` says what).
   var hasDirectory: Bool {
     var info = stat()
     return stat(directory, &info) == 0
@@ -602,7 +544,6 @@ package struct PreferencesFile: Sendable {
 // MARK: Reporting
 
 extension PreferencesFile {
-  /// Reports a damaged file: why, where it went, and what happens `then`.
   func reportDamage(_ reason: String, backup: String?, suite: String?, then: String) {
     let moved =
       backup.map { "moved to \($0)" } ?? "could not be moved aside, so nothing is written over it"
@@ -610,7 +551,7 @@ extension PreferencesFile {
       .damagedFile, key: nil, suite: suite, "\(path) is damaged: \(reason); \(moved); \(then)")
   }
 
-  /// Reports each top-level key whose value (a null, a UID) no writer can store.
+  /// Values no writer can store: a null, a UID.
   func reportDropped(_ names: [String], suite: String?) {
     for name in names {
       DefaultsDiagnostics.report(

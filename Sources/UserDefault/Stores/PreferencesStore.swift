@@ -1,9 +1,8 @@
 import Foundation
 
-/// The library's own preferences store: a `UserDefaults` subclass backed by the same
-/// property-list file Foundation uses on Linux, kept safe from crashes and from other
-/// processes. A file keeps its format: binary stays binary, XML stays XML; a new file is
-/// binary unless the store is opened with `format: .xml`.
+/// A `UserDefaults` subclass backed by the property-list file Foundation uses on Linux,
+/// safe from crashes and other processes. A file keeps its format; a new one is binary
+/// unless opened with `format: .xml`.
 ///
 /// ```swift
 /// let defaults = try PreferencesStore(suiteName: "com.example.app")
@@ -12,48 +11,37 @@ import Foundation
 /// let scratch = PreferencesStore.inMemory()   // for tests and previews: no disk at all
 /// ```
 ///
-/// - Reads are a lock and a dictionary lookup (typed reads reuse decoded values).
-/// - Writes are visible at once; a background flush makes them durable within
-///   ``flushWindow`` and at normal exit: temporary file, `fsync`, `rename`, `fsync` of the
-///   directory, under an `flock` on `<suite>.plist.lock`. Each flush merges only the keys
-///   this process changed (removals included) into the file as it is on disk, so
-///   processes writing different keys lose nothing.
-/// - Another process's flushed changes are noticed by a check of the file's identity
-///   every 200 ms and on each flush; observers of the changed keys are told.
-/// - A damaged file is moved aside to `<suite>.plist.damaged-<date>-<id>` and reported;
-///   the store keeps what it had and never overwrites data with emptiness. A file the
-///   process may not read (a mode; iOS's data protection) is left and reported once: reads
-///   give the defaults, writes wait and are merged once the poll can read it. No usable
-///   directory: reported, values stay in memory.
-/// - `register(defaults:)` is per suite, unlike Foundation's process-wide registration.
+/// - Reads: a lock and a lookup (typed reads reuse decoded values).
+/// - Writes: visible at once, durable within ``flushWindow`` and at exit (temporary file,
+///   `fsync`, `rename`, under an `flock`). A flush merges only this process's changed keys
+///   into the file on disk, so processes writing different keys lose nothing.
+/// - Other processes' changes are noticed every 200 ms and on each flush; observers hear.
+/// - A damaged file is moved aside and reported, never overwritten with emptiness. An
+///   unreadable file (mode, data protection) is reported once; writes wait for it. No
+///   usable directory: reported, values stay in memory.
+/// - `register(defaults:)` is per suite, unlike Foundation's.
 ///
-/// `final`: typed reads and writes bypass the overrides below, so a subclass's overrides
-/// would be honoured by some calls and not others.
+/// `final`: typed calls bypass the overrides, so a subclass's would be honoured only partly.
 public final class PreferencesStore: UserDefaults {
   let fileStore: FileStore
 
-  /// How long a write may wait before it is flushed to disk: the shortest window any
-  /// object of this suite asked for.
+  /// How long a write may wait to be flushed: the shortest any object of the suite asked.
   public var flushWindow: Duration { fileStore.flushWindow }
-  /// Documented as 200 ms.
   static let pollInterval: Duration = .milliseconds(200)
 
-  /// A store for the suite `suiteName` (`nil`: the program's standard suite) in the
-  /// preferences directory (`$XDG_CONFIG_HOME`, else `$HOME/.config`; on Apple platforms
-  /// `<Application Support>/<bundle identifier>/Preferences`), or in `directory`. Objects
-  /// made for one file in a process share its values, defaults, cache and observers.
+  /// A store for `suiteName` (`nil`: the standard suite) in `directory`, else the
+  /// preferences directory (`$XDG_CONFIG_HOME`, else `$HOME/.config`). Objects for one
+  /// file share its values, defaults, cache and observers.
   ///
   /// - Parameters:
   ///   - suiteName: The suite, which names the file `<suiteName>.plist`.
   ///   - directory: Where the file lives, instead of the preferences directory.
-  ///   - flushWindow: How long a write may wait before it is flushed; when objects of
-  ///     one suite ask for different windows, the shortest applies to all.
-  ///   - format: The format of the file when this store makes it (binary unless given;
-  ///     see ``PreferencesFileFormat``). A file that exists keeps its own format. The first
-  ///     object made for a file in the process decides.
+  ///   - flushWindow: How long a write may wait to be flushed (the suite's shortest wins).
+  ///   - format: The format of a file this store makes (default binary); an existing file
+  ///     keeps its own. The first object made for a file decides.
   /// - Throws: ``DefaultsError`` of kind ``DefaultsDiagnostic/Kind/invalidSuite`` for a
-  ///   name that is empty, `.`, `..`, or contains `/`, `..` or NUL. A directory that
-  ///   cannot be used does not throw: it is reported, and the store keeps values in memory.
+  ///   name that is empty, `.`, `..`, or contains `/`, `..` or NUL. An unusable directory
+  ///   is reported instead, and values stay in memory.
   ///
   /// `let store = try PreferencesStore(suiteName: "com.example.app", format: .xml)`
   public convenience init(
@@ -82,21 +70,17 @@ public final class PreferencesStore: UserDefaults {
     self.init(fileStore: store, flushWindow: flushWindow)
   }
 
-  /// The directory stores use when given none (see ``PreferencesFile``).
   package static var defaultDirectory: String? { PreferencesFile.defaultDirectory() }
 
-  /// The path of this store's file; `nil` for an in-memory store or one whose directory
-  /// could not be determined.
+  /// The path of this store's file; `nil` when in memory or without a directory.
   public var filePath: String? { fileStore.file?.path }
 
-  /// A store that touches no disk, with the same semantics otherwise. Each is a suite of
-  /// its own, whatever its name, with no lower domains; by default it ignores the launch
-  /// arguments, so a test reads the same however its process was started.
+  /// A store that touches no disk: a suite of its own whatever its name, no lower domains,
+  /// and by default blind to launch arguments, so tests read the same however started.
   ///
   /// - Parameters:
   ///   - suiteName: The name diagnostics give the suite; it names no file and shares nothing.
-  ///   - seesLaunchArguments: Whether reads look at the launch arguments (`-key value`)
-  ///     first, as a store with a file does.
+  ///   - seesLaunchArguments: Whether reads see launch arguments (`-key value`) first.
   /// - Returns: A new, empty store.
   ///
   /// `let store = PreferencesStore.inMemory()`
@@ -122,7 +106,6 @@ public final class PreferencesStore: UserDefaults {
     fileStore.detach()
   }
 
-  /// Why `name` cannot name a suite; `nil` when it can.
   package static func problem(withSuiteName name: String) -> PreferencesFile.SuiteNameProblem? {
     PreferencesFile.problem(withSuiteName: name)
   }
@@ -141,23 +124,21 @@ public final class PreferencesStore: UserDefaults {
     fileStore.persistentValues()
   }
 
-  /// Reads a URL stored as its string; anything else reads as `nil`, unreported, as in
-  /// Foundation. Tracked by the Observation framework, as a typed read is.
+  /// Reads a URL stored as its string; anything else is `nil`, unreported, as in Foundation.
   public override func url(forKey defaultName: String) -> URL? {
     storedObject(forKey: defaultName)?.value(as: String.self).flatMap(URL.init(string:))
   }
 
   // MARK: Typed accessors
 
-  // Overridden because Darwin's Foundation need not route these through
-  // `object(forKey:)`. They convert as Apple documents ("5" reads as 5, a Boolean as 1).
+  // Darwin's Foundation need not route these through `object(forKey:)`. They convert as
+  // Apple documents ("5" reads as 5, a Boolean as 1).
 
   private func storedObject(forKey name: String) -> StoredObject? {
     fileStore.context.hub.tracking.access(TrackedKeys.path(for: name))
     return fileStore.storedObject(forKey: name)
   }
 
-  /// A number as `NSNumber` reads it, text as `NSString` does, else `otherwise`.
   private func converted<Result>(
     _ name: String, number: (NSNumber) -> Result, text: (NSString) -> Result,
     otherwise: Result
@@ -206,8 +187,7 @@ public final class PreferencesStore: UserDefaults {
     storedObject(forKey: defaultName)?.object as? [String]
   }
 
-  /// The stored number (a real cut toward zero, a Boolean as 1 or 0), or text read as
-  /// an integer; 0 for anything else.
+  /// A number (a real cut toward zero, a Boolean as 1 or 0) or text read as one; else 0.
   public override func integer(forKey defaultName: String) -> Int {
     if case .int(let value)? = storedObject(forKey: defaultName) { return value }
     return converted(defaultName, number: \.intValue, text: \.integerValue, otherwise: 0)
@@ -232,8 +212,7 @@ public final class PreferencesStore: UserDefaults {
     fileStore.update(defaultName, to: value, trackingPath: nil)
   }
 
-  /// Stored as the `Double` of the same value (a property list's real), which reads back
-  /// as this `Float` exactly.
+  /// Stored as the same `Double`, which reads back as this `Float` exactly.
   public override func set(_ value: Float, forKey defaultName: String) {
     fileStore.update(defaultName, to: Double(value), trackingPath: nil)
   }
@@ -248,8 +227,7 @@ public final class PreferencesStore: UserDefaults {
 
   // MARK: Writing
 
-  /// Checks the value (a non-property-list value is reported, not stored: Foundation's
-  /// version would crash on Linux); `nil` removes.
+  /// A non-property-list value is reported, not stored (Foundation crashes on Linux).
   public override func set(_ value: Any?, forKey defaultName: String) {
     guard let value, PropertyListObject.unwrapped(value) != nil else {
       removeObject(forKey: defaultName)
@@ -267,14 +245,12 @@ public final class PreferencesStore: UserDefaults {
     fileStore.update(defaultName, to: nil, trackingPath: nil)
   }
 
-  /// Registers defaults for this store's suite only (Foundation registers process-wide);
-  /// every object of the suite sees them.
+  /// Registers defaults for this suite only; Foundation registers process-wide.
   public override func register(defaults registrationDictionary: [String: Any]) {
     fileStore.register(registrationDictionary)
   }
 
-  /// Removes every stored value of this store's suite (the name is not used: a store
-  /// is one suite).
+  /// Removes every stored value of this store's suite; a store is one suite.
   public override func removePersistentDomain(forName domainName: String) {
     fileStore.update(
       Dictionary(uniqueKeysWithValues: fileStore.storedNames().map { ($0, nil as Any?) }))
@@ -296,25 +272,20 @@ public final class PreferencesStore: UserDefaults {
 
   /// Makes every change so far durable, now, and waits.
   ///
-  /// Cost: with nothing unsaved and the file unchanged, a `stat`; otherwise the file lock
-  /// and one atomic replacement (plus a read and merge if another process changed it).
-  /// Concurrent flushes share replacements; one that finds others waiting waits up to
-  /// 0.3 ms for more. From an observer of a change found on disk it returns at once, and
-  /// the background flush saves that observer's writes.
+  /// Cost: a `stat` when nothing changed; else the lock and one atomic replacement (plus a
+  /// read and merge if another process wrote). Concurrent flushes share replacements. In
+  /// an observer of a change found on disk it returns at once (the background flush saves).
   ///
   /// - Throws: ``DefaultsError`` (also reported) when the file cannot be written; the
-  ///   changes stay in memory and are tried again by the background flush (a second
-  ///   apart at least) and by the next flush.
+  ///   changes stay in memory and are retried later.
   ///
   /// `try store.flush()`
   public func flush() throws(DefaultsError) {
     try fileStore.flush()
   }
 
-  /// Writes `data` to `<suite>.<suffix>` beside this store's file (mode 0600), atomically.
-  ///
-  /// - Throws: ``DefaultsError`` of kind ``DefaultsDiagnostic/Kind/failedSave`` for an
-  ///   in-memory store, a store without a usable directory, or a file that cannot be written.
+  /// Writes `<suite>.<suffix>` beside the file (mode 0600), atomically.
+  /// - Throws: `.failedSave` with no file or directory, or when it cannot be written.
   func writeBesideFile(_ data: Data, suffix: String) throws(DefaultsError) {
     guard let file = fileStore.file else {
       throw fileStore.fileProblem ?? DefaultsError(.failedSave, "an in-memory store has no file")
@@ -333,9 +304,8 @@ public final class PreferencesStore: UserDefaults {
 
   /// Checks the file for other processes' changes now, instead of at the next poll.
   ///
-  /// Cost: a `stat` of the file; when another process changed it, the file lock, one read
-  /// and parse, and a write of this store's unsaved changes if any. Observers hear the
-  /// values that changed.
+  /// Cost: a `stat`; if another process changed the file, the lock, a read and parse, and
+  /// a write of unsaved changes. Observers hear the values that changed.
   ///
   /// `store.reload()`
   public func reload() {

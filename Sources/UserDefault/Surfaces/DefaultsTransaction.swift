@@ -1,9 +1,7 @@
 import Foundation
 
-/// The keys one ``Foundation/UserDefaults/transaction(_:)`` reads and writes: its
-/// subscript reads a typed key's value as the suite holds it now (another process's write
-/// of a moment ago included) and records writes, which land together when the body
-/// returns, or not at all when it throws.
+/// The keys one ``Foundation/UserDefaults/transaction(_:)`` reads and writes; writes land
+/// together when the body returns, or not at all when it throws.
 ///
 /// ```swift
 /// try store.transaction { t in
@@ -12,17 +10,14 @@ import Foundation
 /// }
 /// ```
 ///
-/// A transaction is only valid inside its body: a write through it after the body
-/// returned is refused and reported, and writes nothing.
+/// Only valid inside its body: a later write is refused and reported.
 public final class DefaultsTransaction {
   private let defaults: UserDefaults
   private let backend: any StoreBackend
-  /// The writes made so far, one per name, in the order first written.
   private var writes: [(name: String, value: Any, object: Any?, path: TrackedKeys.Path)] = []
   private var positions: [String: Int] = [:]
-  /// Names already given the file's value (see ``StoreBackend/adoptFileValue(forKey:)``).
   private var adopted: Set<String> = []
-  /// The first write that could not be encoded: the transaction writes nothing.
+  /// Then the transaction writes nothing.
   private(set) var refusal: DefaultsError?
   private var isOpen = true
 
@@ -31,10 +26,8 @@ public final class DefaultsTransaction {
     self.backend = backend
   }
 
-  /// The value of `key`: what this transaction wrote, else the value as the suite holds
-  /// it now (a launch argument, a lower domain or the default when the file has none).
-  /// Setting records a write (`nil` on an optional key removes); it is made when the body
-  /// returns. Cost: a read as `defaults[key]` reads; a write encodes the value at once.
+  /// What this transaction wrote, else the value the suite holds now. Setting records a
+  /// write (`nil` removes), made when the body returns; it encodes at once.
   ///
   /// - Parameters:
   ///   - key: The typed key.
@@ -83,12 +76,10 @@ public final class DefaultsTransaction {
     }
   }
 
-  /// Ends the transaction: later writes through it are refused.
   func close() {
     isOpen = false
   }
 
-  /// Hands the recorded writes to the backend, all at once.
   func apply() {
     guard !writes.isEmpty else { return }
     backend.update(writes.map { ($0.name, $0.object, $0.path) })

@@ -1,7 +1,6 @@
 import Foundation
 
-/// The projected value (`$name`) of every property wrapper of the library: the stored
-/// entry behind the property.
+/// The projected value (`$name`) of the library's property wrappers: the stored entry.
 ///
 /// ```swift
 /// @UserDefaultsWrapper(key: "FirstName", default: "John") var firstName
@@ -25,12 +24,10 @@ public struct StoredValue<Value> {
   /// The value read when nothing is stored (a computed default is evaluated now).
   public var defaultValue: Value { readDefault() }
 
-  /// Whether a value is stored in any domain of the search list (a launch argument, the
-  /// suite's file, a system-wide or global file, registered defaults).
+  /// Whether any domain of the search list holds a value (registered defaults included).
   public var hasStoredValue: Bool { defaults.access.hasStoredValue(key) }
 
-  /// Removes the stored value, so the property reads its default again. Cost: the store's
-  /// write (observers are told, saving is scheduled).
+  /// Removes the stored value, so the default is read again. Cost: the store's write.
   ///
   /// `$firstName.removeObject()`
   public func removeObject() {
@@ -53,8 +50,7 @@ public struct StoredValue<Value> {
 }
 
 extension StoredValue where Value: Equatable {
-  /// Whether the current value equals the default: true whenever nothing readable is
-  /// stored, even for a computed default that differs on each read.
+  /// Whether the value equals the default; true whenever nothing readable is stored.
   public var isDefaultValue: Bool {
     guard defaults.read(descriptor()) != nil else { return true }
     return value == defaultValue
@@ -68,7 +64,7 @@ extension StoredValue {
       readDefault: { key.defaultValue.value }, descriptor: { key })
   }
 
-  /// An entry's key and default are learned by running its getter (``EntryProbe``).
+  /// An entry's key and default are learned by running its getter.
   init(defaults: UserDefaults, entry keyPath: KeyPath<UserDefaults, Value>) {
     let name = { EntryProbe.key(of: keyPath, in: defaults) }
     let readDefault = { EntryProbe.defaultValue(of: keyPath, in: defaults) }
@@ -76,21 +72,17 @@ extension StoredValue {
       defaults: defaults, name: name, read: { defaults[keyPath: keyPath] },
       readDefault: readDefault,
       descriptor: {
-        // Entries store through their type's shared bridge.
         KeyDescriptor(name: name(), bridge: .shared, defaultValue: .constant(readDefault()))
       })
   }
 }
 
 extension StoredValue where Value: Sendable {
-  /// Calls `callback` after each change of this entry's value; see
-  /// `UserDefaults.observe(_:initial:_:)`.
+  /// Calls `callback` after each change of this value; see `UserDefaults.observe(_:initial:_:)`.
   ///
   /// - Parameters:
-  ///   - initial: Whether to call `callback` once now, with the current value as both old
-  ///     and new.
-  ///   - callback: Called on the writing thread, outside the library's locks, with the
-  ///     value before and after the change.
+  ///   - initial: Whether to call `callback` once now, with the current value.
+  ///   - callback: Given the value before and after, on the writing thread.
   /// - Returns: The registration; the callback stops when it is cancelled or released.
   ///
   /// `let observation = $firstName.observe { change in print(change.newValue) }`
@@ -101,13 +93,11 @@ extension StoredValue where Value: Sendable {
     defaults.observe(descriptor(), initial: initial, callback)
   }
 
-  /// The current value (unless `initial` is false), then each new value; see
-  /// `UserDefaults.updates(_:initial:)`.
+  /// The current value (if `initial`), then each new value; see `UserDefaults.updates`.
   ///
   /// - Parameters:
   ///   - initial: Whether the sequence starts with the current value.
-  /// - Returns: A sequence that buffers every value not yet consumed and stops listening
-  ///   when the consuming task is cancelled.
+  /// - Returns: The values; buffered, ends when the consuming task is cancelled.
   ///
   /// `for await name in $firstName.updates() { print(name) }`
   public func updates(initial: Bool = true) -> AsyncStream<Value> {

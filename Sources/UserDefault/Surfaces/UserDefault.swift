@@ -12,41 +12,29 @@ import Foundation
 /// }
 /// ```
 ///
-/// Every form reads and writes through the library's one bridging and cache, so they
-/// agree with each other and with typed keys on how each type is stored. Assigning `nil`
-/// to an optional removes the stored value. `$property` is a ``StoredValue``.
+/// All forms share one bridging and cache, so they store each type alike. Assigning `nil`
+/// removes the stored value. `$property` is a ``StoredValue``.
 ///
-/// On a `static var` in the Swift 6 language mode, isolate the enclosing type to a global
-/// actor (`@MainActor enum Flags { @UserDefault("flag", defaultValue: false) static var
-/// flag: Bool }`): Swift 6.3 refuses `nonisolated(unsafe)` on a wrapped property. Typed
-/// keys (`UserDefaults.Key`, `static let`) need neither.
+/// On a `static var` in Swift 6 mode, isolate the type to a global actor (`@MainActor`):
+/// Swift 6.3 refuses `nonisolated(unsafe)` on a wrapped property.
 @propertyWrapper
 public struct UserDefault<Value> {
-  // Exactly one of `key` and `entry` is set. Not an enum: matching the box out of a case
-  // retained and released it on every read. Boxed, so a read does not copy (and retain)
-  // the whole descriptor.
+  // One of the two is set. Not an enum: matching the box out of a case retained it on
+  // every read. Boxed, so a read does not copy the whole descriptor.
   @usableFromInline let key: DescriptorBox<Value>?
   @usableFromInline let entry: ReferenceWritableKeyPath<UserDefaults, Value>?
   @usableFromInline let defaults: UserDefaults
 
-  // MARK: String keys (Codable values, no declaration needed)
-
-  /// A value stored under `key`, reading `defaultValue` when nothing is stored.
-  ///
-  /// Registers `key` with ``KeyRegistry`` and checks the name (an invalid name is reported
-  /// and its writes are refused).
-  ///
-  /// Takes `RawRepresentable` (as the raw value) and `Codable` (JSON) types too, and
-  /// collections and optionals of those: shown here, the siblings for them behave alike.
+  /// A value stored under `key`, reading `defaultValue` when nothing is stored. Registers
+  /// `key` with ``KeyRegistry``; an invalid name is reported and its writes refused. The
+  /// `RawRepresentable`, `Codable` and collection siblings behave alike.
   ///
   /// - Parameters:
   ///   - key: The stored name.
   ///   - defaultValue: What the property reads when nothing (readable) is stored.
-  ///   - suite: The `UserDefaults` to use (`UserDefaults.libraryDefault`, normally
-  ///     `.standard`, when neither this nor `defaults` is given).
-  ///   - defaults: The same parameter under the other name the seed designs used.
-  ///   - encoder: The JSON encoder for values stored as JSON (`Codable` types that are
-  ///     neither property-list types nor `RawRepresentable`).
+  ///   - suite: The `UserDefaults` to use (default `UserDefaults.libraryDefault`).
+  ///   - defaults: The same parameter under another name.
+  ///   - encoder: The JSON encoder for values stored as JSON.
   ///   - decoder: The JSON decoder for those values.
   ///   - file: Where the property is declared, for the key registry.
   ///   - line: Where the property is declared, for the key registry.
@@ -64,16 +52,11 @@ public struct UserDefault<Value> {
 
   /// An optional value stored under `key`; `nil` when nothing is stored.
   ///
-  /// Takes `RawRepresentable` (as the raw value) and `Codable` (JSON) types too, and
-  /// collections and optionals of those: shown here, the siblings for them behave alike.
-  ///
   /// - Parameters:
   ///   - key: The stored name.
-  ///   - suite: The `UserDefaults` to use (`UserDefaults.libraryDefault`, normally
-  ///     `.standard`, when neither this nor `defaults` is given).
-  ///   - defaults: The same parameter under the other name the seed designs used.
-  ///   - encoder: The JSON encoder for values stored as JSON (`Codable` types that are
-  ///     neither property-list types nor `RawRepresentable`).
+  ///   - suite: The `UserDefaults` to use (default `UserDefaults.libraryDefault`).
+  ///   - defaults: The same parameter under another name.
+  ///   - encoder: The JSON encoder for values stored as JSON.
   ///   - decoder: The JSON decoder for those values.
   ///   - file: Where the property is declared, for the key registry.
   ///   - line: Where the property is declared, for the key registry.
@@ -89,8 +72,6 @@ public struct UserDefault<Value> {
       bridge: .optional(ValueBridge<Wrapped>.native()), file: file, line: line)
   }
 
-  /// What every string-key form calls; `defaults`, then `suite`, then the library's
-  /// default choose the store. `bridge`: how its overload stores the value.
   init(
     _ key: String, default defaultValue: DefaultValue<Value>, suite: UserDefaults?,
     defaults chosen: UserDefaults?, bridge: ValueBridge<Value>, file: StaticString, line: UInt
@@ -103,10 +84,7 @@ public struct UserDefault<Value> {
     descriptor.declare(in: defaults, declaredBy: "@UserDefault \(file):\(line)")
   }
 
-  // MARK: Typed keys
-
-  /// The value of a typed key, in `defaults`. The key was registered and checked when it was
-  /// made.
+  /// The value of a typed key, in `defaults`.
   ///
   /// - Parameters:
   ///   - key: The typed key: its stored name, type and default.
@@ -120,12 +98,8 @@ public struct UserDefault<Value> {
     self.defaults = defaults
   }
 
-  // MARK: Entries declared on UserDefaults
-
-  /// The value of an entry declared on `UserDefaults` (by `@DefaultEntry` or by hand with
-  /// ``UserDefaultable/init(withKey:in:)`` and ``UserDefaultable/store(in:withKey:)``).
-  ///
-  /// Reads and writes run the entry's getter and setter on `defaults`.
+  /// The value of an entry declared on `UserDefaults` (by `@DefaultEntry` or by hand);
+  /// reads and writes run its getter and setter on `defaults`.
   ///
   /// - Parameters:
   ///   - keyPath: The entry, as a key path of `UserDefaults`.
@@ -141,21 +115,15 @@ public struct UserDefault<Value> {
     self.defaults = defaults
   }
 
-  // MARK: Value
-
-  /// The stored value, or the default when nothing readable is stored.
-  ///
-  /// Reading costs a lookup plus, when the stored value changed since the last read, one
-  /// decode. Writing costs an encode and the store's write; a value that cannot be stored is
-  /// reported and nothing is written.
+  /// The stored value, or the default when nothing readable is stored. A read costs a
+  /// lookup, plus a decode when the value changed; a write an encode and the store's write
+  /// (a value that cannot be stored is reported, not written).
   ///
   /// `settings.isDiscountProvided = true`
-  ///
-  /// Inlinable, so a read is specialised for `Value` where it is made.
   @inlinable
   public var wrappedValue: Value {
     get {
-      // Tested, then unwrapped without a binding: binding the box copies (retains) it.
+      // No binding: binding the box retains it.
       if key != nil { return defaults.value(key.unsafelyUnwrapped.descriptor) }
       return defaults[keyPath: entry.unsafelyUnwrapped]
     }
@@ -177,7 +145,6 @@ public struct UserDefault<Value> {
   }
 }
 
-/// A key descriptor held by reference (see ``UserDefault/key``).
 @usableFromInline
 final class DescriptorBox<Value> {
   @usableFromInline let descriptor: KeyDescriptor<Value>

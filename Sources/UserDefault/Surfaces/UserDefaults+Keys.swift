@@ -1,12 +1,8 @@
 import Foundation
 
 extension UserDefaults {
-  /// The value stored under `key`, or its default. Setting `nil` on an optional key
-  /// removes the stored value.
-  ///
-  /// Reading costs a lookup, plus a decode when the stored value changed since the last
-  /// read; an unreadable value gives the default and is reported. Writing costs an encode
-  /// and the store's write.
+  /// The value stored under `key`, or its default; `nil` removes. A read costs a lookup,
+  /// plus a decode when the value changed (unreadable: default, reported); a write an encode.
   ///
   /// - Parameters:
   ///   - key: The typed key.
@@ -40,13 +36,11 @@ extension UserDefaults {
     for case let key as any NamedKey in keys { access.remove(key.name) }
   }
 
-  /// Whether the current value of `key` equals its default. Cost: one read and, for a
-  /// stored value, a comparison.
+  /// Whether the value of `key` equals its default. Cost: a read and a comparison.
   ///
   /// - Parameters:
   ///   - key: The typed key.
-  /// - Returns: `true` whenever nothing readable is stored, even for a computed default
-  ///   that differs on each read; otherwise whether the stored value equals the default.
+  /// - Returns: `true` when nothing readable is stored, else whether it equals the default.
   ///
   /// `let untouched = defaults.isDefaultValue(.theme)`
   public func isDefaultValue<Value: Equatable>(_ key: Key<Value>) -> Bool {
@@ -54,8 +48,7 @@ extension UserDefaults {
     return stored == key.defaultValue
   }
 
-  /// Whether a value is stored under `key` in any domain of the search list: a launch
-  /// argument, the suite's file, a system-wide or global file, or registered defaults.
+  /// Whether any domain of the search list (registered defaults included) holds `key`.
   /// Cost: one lookup, no decode.
   ///
   /// - Parameters:

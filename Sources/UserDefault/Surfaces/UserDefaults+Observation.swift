@@ -3,25 +3,22 @@ import Foundation
 extension UserDefaults {
   /// A change of one key's value.
   public struct KeyChange<Value> {
-    /// The value before the change (the default when nothing was stored).
+    /// The value before the change (or the default).
     public let oldValue: Value
-    /// The value after the change (the default when the value was removed).
+    /// The value after the change (or the default).
     public let newValue: Value
   }
 
-  /// Calls `callback` after each change of `key`'s stored value: through the library, by
-  /// other processes for a ``PreferencesStore``, and by plain `set` calls where Foundation
-  /// posts `didChangeNotification`; not for a write of an equal value. It runs on the
-  /// writing thread, outside the library's locks, so it may read and write defaults. Cost
-  /// of an observed write: a read of the old object and a decode per observer.
+  /// Calls `callback` after each change of `key`'s value (also by other processes for a
+  /// ``PreferencesStore``, and plain `set` calls Foundation notifies), not for an equal
+  /// write; on the writing thread, outside the library's locks. Cost per observed write:
+  /// a read of the old object and a decode per observer.
   ///
   /// - Parameters:
   ///   - key: The key to observe.
-  ///   - initial: Whether to call `callback` once now, with the current value as both old
-  ///     and new.
+  ///   - initial: Whether to call `callback` once now, with the current value.
   ///   - callback: Given the value before and after each change.
-  /// - Returns: The registration; the callback stops when it is cancelled or released, so
-  ///   keep it as long as you want to hear changes.
+  /// - Returns: The registration; the callback stops when it is cancelled or released.
   ///
   /// `let observation = defaults.observe(.theme) { change in apply(change.newValue) }`
   public func observe<Value>(
@@ -31,9 +28,8 @@ extension UserDefaults {
     observe(key.descriptor, initial: initial, callback)
   }
 
-  /// The current value of `key` (unless `initial` is false), then its value after each
-  /// change, in order. The sequence buffers every value not yet consumed (unbounded),
-  /// ends when the consuming task is cancelled, and then stops listening.
+  /// The current value of `key` (if `initial`), then its value after each change. Buffers
+  /// without bound; ends when the consuming task is cancelled.
   ///
   /// - Parameters:
   ///   - key: The key to follow.
@@ -45,8 +41,7 @@ extension UserDefaults {
     updates(key.descriptor, initial: initial)
   }
 
-  /// The names of `keys` (each once, unless `initial` is false), then the name of a key
-  /// each time its value changes: read the values you need when an element arrives.
+  /// The names of `keys` (if `initial`), then the name of a key each time it changes.
   ///
   /// ```swift
   /// for await _ in defaults.updates([.theme, .fontSize]) { render(defaults[.theme], defaults[.fontSize]) }
@@ -55,8 +50,7 @@ extension UserDefaults {
   /// - Parameters:
   ///   - keys: The keys to follow, typed keys of any value types.
   ///   - initial: Whether the sequence starts with the name of each key.
-  /// - Returns: The stored names of the keys that changed, as an asynchronous sequence that
-  ///   buffers every name not yet consumed and stops listening when its task is cancelled.
+  /// - Returns: The names of changed keys; buffered, ends when its task is cancelled.
   public func updates(_ keys: [Keys], initial: Bool = true) -> AsyncStream<String> {
     let names = keys.compactMap { ($0 as? any NamedKey)?.name }
     let access = self.access
@@ -73,13 +67,10 @@ extension UserDefaults {
     }
   }
 
-  /// Calls `callback` with the stored name of each key of this suite whose value changes
-  /// (through the library, or in another process for a ``PreferencesStore``). For tools
-  /// and logs; an app usually observes its own keys.
+  /// Calls `callback` with the name of each key of this suite that changes; for tools.
   ///
   /// - Parameters:
-  ///   - callback: Given the stored name of each changed key, on the writing thread,
-  ///     outside the library's locks.
+  ///   - callback: Given each changed name, on the writing thread.
   /// - Returns: The registration; the callback stops when it is cancelled or released.
   ///
   /// `let observation = defaults.observeChanges { name in print("changed:", name) }`
@@ -92,10 +83,8 @@ extension UserDefaults {
     return DefaultsObservation(hub: hub, id: id, gate: gate)
   }
 
-  /// Runs `body`; its writes on this thread or task reach no ``observe(_:initial:_:)``
-  /// callback or `updates` sequence in this process. For an observer that writes back.
-  /// They are still stored, saved, seen by other processes and by the Observation
-  /// framework.
+  /// Runs `body` with its writes hidden from this process's observers and `updates`
+  /// (still stored and seen elsewhere); for an observer that writes back.
   ///
   /// - Parameters:
   ///   - body: The work whose writes observers should not hear.
@@ -106,8 +95,6 @@ extension UserDefaults {
   public func withoutPropagation<Result>(_ body: () throws -> Result) rethrows -> Result {
     try ChangeHub.$isPropagationSuppressed.withValue(true) { try body() }
   }
-
-  // MARK: Shared by keys and projected values
 
   func observe<Value: Sendable>(
     _ descriptor: KeyDescriptor<Value>, initial: Bool,

@@ -1,32 +1,24 @@
 import Foundation
 
 extension UserDefaults {
-  /// Reads `key`, lets `body` change the value, and writes the result, with no other
-  /// update, transaction or migration of the suite in between: not from another thread,
-  /// and, on a ``PreferencesStore`` or (on Linux) a Foundation instance, not from another
-  /// process either. For counters, lists, quotas: anything read and then written.
+  /// Reads `key`, lets `body` change it, and writes the result with no other update,
+  /// transaction or migration of the suite in between, from any thread or (for a
+  /// ``PreferencesStore``, or a Foundation instance on Linux) any process. For counters.
   ///
-  /// `body` starts from the value as the suite holds it now: under the suite's file lock,
-  /// after taking in what other processes wrote (a launch argument, a lower domain or the
-  /// default when the file has none). The result is in the file, durably, before the lock
-  /// is let go. Observers are told as for any write; writing an equal value tells nobody.
+  /// `body` sees the value after other processes' writes, under the file lock; the result
+  /// is durable before the lock is released. Observers are told as for any write.
   ///
-  /// Cost: the file lock, and one durable write (one atomic replacement, two `fsync`s) per
-  /// call; the lock is held while `body` runs, and other processes' writes to the suite
-  /// wait meanwhile, so keep `body` short. On Apple platforms a Foundation instance's
-  /// update excludes this process's threads only (`cfprefsd` owns its file); a
-  /// ``PreferencesStore`` in an App Group container excludes every process.
+  /// Cost: the file lock, held while `body` runs (keep it short), and one durable write.
+  /// On Apple platforms a Foundation instance excludes this process's threads only.
   ///
   /// - Parameters:
   ///   - key: The typed key.
-  ///   - body: Changes the value in place. It must not start another update, transaction or
-  ///     migration of the same suite (that one throws ``DefaultsDiagnostic/Kind/nestedUpdate``).
+  ///   - body: Changes the value in place; must not start another update of the suite.
   /// - Returns: The value written.
-  /// - Throws: What `body` throws (then nothing is written, and nobody is told); a
-  ///   ``DefaultsError``: ``DefaultsDiagnostic/Kind/nestedUpdate`` when called inside
-  ///   another update of the suite on this thread, ``DefaultsDiagnostic/Kind/failedSave``
-  ///   (or the file's problem) when the write cannot be made durable: the value is then
-  ///   written in this process and saved later, as any write.
+  /// - Throws: What `body` throws (nothing is written); ``DefaultsError`` of kind
+  ///   ``DefaultsDiagnostic/Kind/nestedUpdate`` inside another update of the suite on this
+  ///   thread, or ``DefaultsDiagnostic/Kind/failedSave`` when the write is not durable (it
+  ///   is saved later, as any write).
   ///
   /// `let launches = try store.update(.launchCount) { $0 += 1 }`
   @discardableResult
@@ -41,22 +33,16 @@ extension UserDefaults {
     }
   }
 
-  /// Runs `body`, whose transaction reads and writes typed keys, and writes what it wrote
-  /// all at once: other processes see every change or none, also after a crash, and no
-  /// other update, transaction or migration of the suite runs in between (see
-  /// ``update(_:_:)`` for which processes and threads that covers, and what it costs).
+  /// Runs `body` and writes what it wrote at once: other processes see all or none, even
+  /// after a crash. Exclusive and costed as ``update(_:_:)``.
   ///
   /// - Parameters:
-  ///   - body: Reads and writes keys through its ``DefaultsTransaction``
-  ///     (`t[.balance] -= price`). It must not start another update, transaction or
-  ///     migration of the same suite.
+  ///   - body: Reads and writes keys through its ``DefaultsTransaction``; must not start
+  ///     another update of the suite.
   /// - Returns: What `body` returns.
-  /// - Throws: What `body` throws (then nothing is written, and nobody is told); a
-  ///   ``DefaultsError`` when a value written cannot be stored (nothing is written), when
-  ///   called inside another update of the suite on this thread
-  ///   (``DefaultsDiagnostic/Kind/nestedUpdate``), or when the writes cannot be made
-  ///   durable (``DefaultsDiagnostic/Kind/failedSave``: they stay written in this process
-  ///   and are saved later, as any write).
+  /// - Throws: What `body` throws (nothing is written); ``DefaultsError`` when a value
+  ///   cannot be stored, when nested (``DefaultsDiagnostic/Kind/nestedUpdate``), or when
+  ///   not durable (``DefaultsDiagnostic/Kind/failedSave``; saved later).
   ///
   /// `try store.transaction { t in t[.balance] -= price; t[.purchases] += 1 }`
   public func transaction<Output>(_ body: (DefaultsTransaction) throws -> Output) throws -> Output {

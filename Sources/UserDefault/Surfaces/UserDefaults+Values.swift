@@ -1,16 +1,13 @@
 import Foundation
 
 extension UserDefaults {
-  /// The value stored under `name`, read as `type` through the library's bridging.
-  ///
-  /// For code that names keys at run time; typed keys are the checked form of this. Cost:
-  /// a lookup plus, when the stored value changed since the last read, one decode.
+  /// The value under `name` read as `type`, for keys named at run time. Cost: a lookup,
+  /// plus a decode when the value changed.
   ///
   /// - Parameters:
   ///   - type: The type to read the value as, spelled as an optional (`Theme?.self`).
   ///   - name: The stored name.
-  /// - Returns: The value, or `nil` when nothing readable is stored (an unreadable value is
-  ///   reported).
+  /// - Returns: The value, or `nil` when nothing readable is stored (reported).
   ///
   /// `let theme = defaults.value(Theme?.self, forKey: "theme")`
   public func value<Value>(_ type: Value?.Type, forKey name: String) -> Value? {
@@ -18,16 +15,13 @@ extension UserDefaults {
       ?? nil
   }
 
-  /// Stores `value` through the library's bridging (`nil` removes); reports a refusal.
   package func set<Value>(_ value: Value, as type: Value.Type, forKey name: String) {
     access.write(
       value, for: KeyDescriptor(name: name, bridge: .shared, defaultValue: .constant(value)))
   }
 
-  /// Stores a property-list value (`Any`, `[Any]`, `[String: Any]`…) after checking it;
-  /// `nil` removes. Where `set(_:forKey:)` would crash on Linux, this refuses.
-  ///
-  /// Cost: the check walks the whole value, then the store's write.
+  /// Stores a property list after checking it (`nil` removes): where `set(_:forKey:)`
+  /// would crash on Linux, this refuses. Cost: a walk of the value, then the write.
   ///
   /// - Parameters:
   ///   - value: A property list, or `nil` to remove the stored value.
@@ -40,7 +34,6 @@ extension UserDefaults {
     try access.writeObject(value, forName: name)
   }
 
-  /// ``store(_:forKey:)`` that reports a refusal instead of throwing.
   package func storeReportingErrors(_ value: Any?, forKey name: String) {
     backend.storeReportingErrors(value, forName: name)
   }

@@ -12,24 +12,16 @@ import Foundation
 /// user.old = nil                   // removes the stored value: reads 6 again
 /// ```
 ///
-/// Values may be any type the library stores (``UserDefaultable``, `RawRepresentable`,
-/// `Codable`), and heterogeneous `[Any]` / `[String: Any]` of property-list values; a
-/// non-property-list element is refused and reported, and nothing is written. A
-/// non-optional property needs a default: without one it does not compile.
+/// Values: any type the library stores, and `[Any]` / `[String: Any]` of property-list
+/// values (another element is reported, not written). A non-optional needs a default.
 @propertyWrapper
 public struct UserDefaultsWrapper<Value> {
   @usableFromInline let key: KeyDescriptor<Value>
-  /// The store the value lives in.
   @usableFromInline let userDefaults: UserDefaults
 
-  /// A value stored under `key`, reading `defaultValue` when nothing is stored. For an
-  /// optional property, assigning `nil` removes the stored value, so it reads the default.
-  ///
-  /// Registers `key` with ``KeyRegistry`` and checks the name (an invalid name is reported
-  /// and its writes are refused).
-  ///
-  /// Takes `RawRepresentable` (as the raw value) and `Codable` (JSON) types too, and
-  /// collections and optionals of those: shown here, the siblings for them behave alike.
+  /// A value stored under `key`, reading `defaultValue` when nothing is (assigning `nil`
+  /// to an optional removes it). Registers `key` with ``KeyRegistry``; an invalid name is
+  /// reported and its writes refused.
   ///
   /// - Parameters:
   ///   - key: The stored name.
@@ -50,9 +42,6 @@ public struct UserDefaultsWrapper<Value> {
 
   /// An optional value stored under `key`; `nil` when nothing is stored.
   ///
-  /// Takes `RawRepresentable` (as the raw value) and `Codable` (JSON) types too, and
-  /// collections and optionals of those: shown here, the siblings for them behave alike.
-  ///
   /// - Parameters:
   ///   - key: The stored name.
   ///   - userDefaults: The store to use; `UserDefaults.libraryDefault` unless given.
@@ -69,9 +58,8 @@ public struct UserDefaultsWrapper<Value> {
       bridge: .optional(ValueBridge<Wrapped>.native()), file: file, line: line)
   }
 
-  /// Not available: a non-optional value has nothing to read when nothing is stored, so it
-  /// needs `default:`. Without this declaration the compiler answered with its generic
-  /// inference errors.
+  /// Not available: a non-optional value needs `default:`. Declared so the compiler says
+  /// so instead of giving generic inference errors.
   ///
   /// - Parameters:
   ///   - key: The stored name.
@@ -93,9 +81,8 @@ public struct UserDefaultsWrapper<Value> {
     fatalError("unavailable")
   }
 
-  /// Not available: the optional's wrapped type is not one the library can store. Without
-  /// this declaration the unavailable initializer above would answer, with its advice about
-  /// `default:`, which does not apply.
+  /// Not available: the wrapped type is not storable. Declared so the one above does not
+  /// answer with its advice about `default:`.
   ///
   /// - Parameters:
   ///   - key: The stored name.
@@ -116,7 +103,6 @@ public struct UserDefaultsWrapper<Value> {
     fatalError("unavailable")
   }
 
-  /// The one initializer every form calls, with the bridge its overload chose.
   init(
     key: String, default defaultValue: DefaultValue<Value>, userDefaults: UserDefaults,
     bridge: ValueBridge<Value>, file: StaticString, line: UInt
@@ -126,15 +112,11 @@ public struct UserDefaultsWrapper<Value> {
     self.key.declare(in: userDefaults, declaredBy: "@UserDefaultsWrapper \(file):\(line)")
   }
 
-  /// The stored value, or the default when nothing readable is stored.
-  ///
-  /// Reading costs a lookup plus, when the stored value changed since the last read, one
-  /// decode. Writing costs an encode and the store's write; a value that cannot be stored is
-  /// reported and nothing is written.
+  /// The stored value, or the default when nothing readable is stored. A read costs a
+  /// lookup, plus a decode when the value changed; a write an encode and the store's write
+  /// (a value that cannot be stored is reported, not written).
   ///
   /// `user.firstName = "Ada"`
-  ///
-  /// Inlinable, so a read is specialised for `Value` where it is made, as a typed key's is.
   @inlinable
   public var wrappedValue: Value {
     get { userDefaults.value(key) }
