@@ -350,6 +350,29 @@ for size in sizes {
       counter += 1
       raw.set(counter, forKey: "int")
     })
+  // The string-key front doors on the Foundation instance, against its raw `set` of the
+  // same stored name.
+  let foundationWrapped = Wrapped(raw)
+  add(
+    "Foundation instance: @UserDefault string key Int write",
+    library: {
+      counter += 1
+      foundationWrapped.attribute = counter
+    },
+    raw: {
+      counter += 1
+      raw.set(counter, forKey: "wrapped.attribute")
+    })
+  add(
+    "Foundation instance: UserDefaultsWrapper Int write",
+    library: {
+      counter += 1
+      foundationWrapped.wrapper = counter
+    },
+    raw: {
+      counter += 1
+      raw.set(counter, forKey: "wrapped.wrapper")
+    })
   add(
     "Foundation instance: Codable read", rawLabel: "UserDefaults read + JSON decode",
     library: { consume(raw[foundationProfileKey]) },
