@@ -14,7 +14,7 @@ A reference is, in code (comments and string literals are not code):
 
 Limits (it reads text, it does not type-check): subscripts are not followed; a property
 is not followed into a folder that declares anything of the same name itself (a local
-constant, a closure parameter); names that protocols of the standard library require
+constant, a closure parameter, a function parameter with a label); names that protocols of the standard library require
 (`description`, …) are not followed; a nested type used unqualified is not seen.
 The order, top first, is LAYERS below; the README's "Architecture" section says what
 each layer holds.
@@ -257,9 +257,11 @@ def main():
                 functions[name].append(params)
             elif kind == "closure":
                 functions[name].append(None)
-        # Properties and local constants alike, at any depth, and closure parameters.
-        for m in re.finditer(r"\b(?:let|var)\s+(\w+)|[{,(]\s*(\w+)\s+in\b", code):
-            property_folders[m.group(1) or m.group(2)].add(folder)
+        # Properties and local constants alike, at any depth, closure parameters, and
+        # function parameters written with a label (`on backend: any StoreBackend`).
+        for m in re.finditer(
+                r"\b(?:let|var)\s+(\w+)|[{,(]\s*(\w+)\s+in\b|[(,]\s*\w+\s+(\w+)\s*:", code):
+            property_folders[m.group(1) or m.group(2) or m.group(3)].add(folder)
     calls = {
         "func": lambda name: r"(?<![\w])" + re.escape(name) + r"\s*\(",
         "init": lambda name: r"(?:\b[A-Z][\w.]*(?:<[\w.?, \[\]:]*>)?|\.init)\s*\(",
