@@ -17,7 +17,8 @@ is not followed into a folder that declares anything of the same name itself (a 
 constant, a closure parameter, a function parameter with a label); names that protocols of the standard library require
 (`description`, …) are not followed; a nested type used unqualified is not seen.
 The order, top first, is LAYERS below; the README's "Architecture" section says what
-each layer holds.
+each layer holds. The property-list codec beneath them all is a target of its own
+(Sources/PropertyListCodec), whose boundary the compiler enforces: it is not read here.
 
 Usage: scripts/check-layers.py [--graph] [--self-test]
   exit status 1 on any upward reference. --self-test first checks the checker: a made-up

@@ -1,4 +1,5 @@
 import Foundation
+import PropertyListCodec
 
 /// Collections are stored element by element, each element as it is stored alone (an array
 /// of raw values, an array of JSON strings for `Codable` elements), so plain `UserDefaults`

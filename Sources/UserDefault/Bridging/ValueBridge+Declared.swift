@@ -1,4 +1,5 @@
 import Foundation
+import PropertyListCodec
 
 /// The bridges the declaration overloads choose: each overload of a key or wrapper names
 /// the way its values are stored, and passes that bridge to the one internal initializer,

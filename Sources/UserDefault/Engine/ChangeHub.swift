@@ -1,4 +1,5 @@
 import Foundation
+import PropertyListCodec
 
 /// The change hub of one suite: every write path of the library reports here, and every
 /// form of observation (callbacks, async sequences, the Observation framework) listens

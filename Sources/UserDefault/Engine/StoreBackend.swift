@@ -1,4 +1,5 @@
 import Foundation
+import PropertyListCodec
 
 /// The one seam between the library and where values live. Everything above it (keys,
 /// bridging, every surface, observation, migrations) reaches storage only through these

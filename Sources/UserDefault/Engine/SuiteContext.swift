@@ -1,4 +1,5 @@
 import Foundation
+import PropertyListCodec
 
 /// The library's state for one suite in this process: its name, decoded-value cache,
 /// change hub and typed observer groups. Owned by the suite's

@@ -1,4 +1,5 @@
 import Foundation
+import PropertyListCodec
 
 /// The one coding path from every surface of the library to a suite's backend.
 ///

@@ -1,3 +1,5 @@
+import PropertyListCodec
+
 /// Every key the program has declared, so that two declarations sharing a stored name
 /// are caught.
 ///

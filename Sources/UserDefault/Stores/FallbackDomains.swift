@@ -1,4 +1,5 @@
 import Foundation
+import PropertyListCodec
 
 /// The read-only domains below a suite's own file, in the order a read looks through
 /// them: the suite's system-wide file in each directory of `XDG_CONFIG_DIRS` (Linux and

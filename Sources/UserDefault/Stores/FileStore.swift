@@ -1,4 +1,5 @@
 import Foundation
+import PropertyListCodec
 
 /// The library's own store for one suite: its values, registered defaults, pending
 /// flush and file; one per file per process (see ``SuiteRegistry``), shared by every

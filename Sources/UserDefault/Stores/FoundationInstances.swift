@@ -1,4 +1,5 @@
 import Foundation
+import PropertyListCodec
 
 /// Finds the backend of a Foundation `UserDefaults` instance, remembered by identity.
 ///

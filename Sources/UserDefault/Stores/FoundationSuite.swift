@@ -1,4 +1,5 @@
 import Foundation
+import PropertyListCodec
 
 /// The backend of Foundation's `UserDefaults` instances of one suite: one per suite per
 /// process, whatever instances reach it.

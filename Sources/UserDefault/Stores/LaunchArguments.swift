@@ -1,4 +1,5 @@
 import Foundation
+import PropertyListCodec
 
 /// The launch-argument domain: the `-key value` pairs the program was started with, as
 /// Foundation parses them (each value as property-list text, `YES`, `5`, `'"x y"'`,

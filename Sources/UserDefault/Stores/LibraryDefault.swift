@@ -1,4 +1,5 @@
 import Foundation
+import PropertyListCodec
 
 extension UserDefaults {
   /// The instance the library's wrappers and `SafeDefaults` use when none is given: the

@@ -1,4 +1,5 @@
 import Foundation
+import PropertyListCodec
 
 /// The library's own preferences store: a `UserDefaults` subclass backed by the same
 /// property-list file Foundation uses on Linux, kept safe from crashes and from other

@@ -1,4 +1,5 @@
 import Foundation
+import PropertyListCodec
 
 /// A suite's values by name, as its store holds them: a dictionary, or, straight after a
 /// binary file was read, a ``PropertyListBinaryIndex`` of it that becomes the dictionary at

@@ -1,4 +1,5 @@
 import Foundation
+import PropertyListCodec
 
 /// The one backend of each suite in this process: file stores by their file's path,
 /// Foundation suites by name. Backends are made on first use and kept for the life of the

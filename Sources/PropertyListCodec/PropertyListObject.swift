@@ -6,28 +6,28 @@ import Foundation
 /// keys, and it traps on any non-property-list value it is asked to store. Every untyped
 /// value the library writes goes through ``validated(_:)`` first, so a bad value is refused
 /// with a message naming where it sits, and nothing is written.
-enum PropertyListObject {
+package enum PropertyListObject {
   /// The text that stands for `-0.0` where a writer cannot keep the sign of a zero (earlier
   /// versions of the library, Foundation's XML on Linux): every reader of a real or a date
   /// takes it, and nothing else written as text.
-  static let negativeZeroText = "-0.0"
+  package static let negativeZeroText = "-0.0"
 
   /// Removes the `Optional` boxes Foundation wraps around collection elements.
-  static func unwrapped(_ object: Any) -> Any? {
+  package static func unwrapped(_ object: Any) -> Any? {
     if let optional = object as? any OptionalValue {
       return optional.wrappedValue.flatMap(unwrapped)
     }
     return object
   }
 
-  static func array(_ object: Any) -> [Any]? {
+  package static func array(_ object: Any) -> [Any]? {
     if let array = object as? [Any] {
       return array.map { unwrapped($0) ?? $0 }
     }
     return nil
   }
 
-  static func dictionary(_ object: Any) -> [String: Any]? {
+  package static func dictionary(_ object: Any) -> [String: Any]? {
     if let dictionary = object as? [String: Any] {
       return dictionary.mapValues { unwrapped($0) ?? $0 }
     }
@@ -44,7 +44,7 @@ enum PropertyListObject {
 
   /// Whether `object` is made of property-list types only, so a writer can store it.
   /// Cost: one pass over the value, allocating nothing for values read from a file.
-  static func isStorable(_ object: Any) -> Bool {
+  package static func isStorable(_ object: Any) -> Bool {
     switch PropertyListKind(of: object) {
     case .bool, .integer, .real, .string, .date, .data: return true
     // Kept as found in a binary file, and written back to one (not to XML).
@@ -58,68 +58,16 @@ enum PropertyListObject {
       return dictionary.values.allSatisfy(isStorable)
     }
   }
-
-  /// Returns `object` rebuilt from property-list types only, or throws
-  /// ``DefaultsDiagnostic/Kind/refusedValue`` naming the first offending element.
-  /// Cost: one pass over the value, allocating a copy of its collections.
-  static func validated(_ object: Any, at path: String = "value") throws(DefaultsError) -> Any {
-    guard let object = unwrapped(object) else {
-      throw DefaultsError(.refusedValue, "\(path) is nil, which a property list cannot hold")
-    }
-    switch object {
-    case is String, is Bool, is Data, is Date:
-      return object
-    case is Int, is Int8, is Int16, is Int32, is Int64, is UInt8, is UInt16, is UInt32, is UInt64,
-      is Double:
-      return object
-    case let value as UInt:
-      return UInt64(value)
-    case let value as Float:
-      return Double(value)
-    case let value as NSString:
-      return value as String
-    case let value as NSNumber:
-      return value
-    case let value as NSData:
-      return value as Data
-    case let value as NSDate:
-      return value as Date
-    default:
-      break
-    }
-    if let array = object as? [Any] {
-      var result: [Any] = []
-      result.reserveCapacity(array.count)
-      for (index, element) in array.enumerated() {
-        result.append(try validated(element, at: "\(path)[\(index)]"))
-      }
-      return result
-    }
-    if let dictionary = object as? [AnyHashable: Any] {
-      var result: [String: Any] = [:]
-      for (key, element) in dictionary {
-        guard let key = key.base as? String else {
-          throw DefaultsError(
-            .refusedValue,
-            "\(path) has a key of type \(type(of: key.base)); property lists need String keys")
-        }
-        result[key] = try validated(element, at: "\(path)[\"\(key)\"]")
-      }
-      return result
-    }
-    throw DefaultsError(
-      .refusedValue, "\(path) is a \(type(of: object)), which is not a property-list type")
-  }
 }
 
 /// Lets the library look inside an `Optional` it only knows as `Any` or as a generic type.
-protocol OptionalValue {
+package protocol OptionalValue {
   associatedtype Wrapped
   var wrappedValue: Wrapped? { get }
   init(wrapping: Wrapped?)
 }
 
 extension Optional: OptionalValue {
-  var wrappedValue: Wrapped? { self }
-  init(wrapping value: Wrapped?) { self = value }
+  package var wrappedValue: Wrapped? { self }
+  package init(wrapping value: Wrapped?) { self = value }
 }

@@ -24,7 +24,7 @@ import Foundation
 /// keys' bytes when they are a small part of it), eight bytes and one stored object a key,
 /// and a table of four bytes per slot at no more than half full; all of it is dropped when
 /// the dictionary is made.
-struct PropertyListBinaryIndex {
+package struct PropertyListBinaryIndex {
   /// The file's bytes, copied once: cheaper than copying each key (121 instructions a key
   /// for the appends, callgrind).
   private var bytes: [UInt8]
@@ -41,7 +41,7 @@ struct PropertyListBinaryIndex {
   private static let serials = Lock<UInt64>(0)
 
   /// What the table says about a name.
-  enum Lookup {
+  package enum Lookup {
     case found(StoredObject)
     case absent
     /// The name is not ASCII: only the dictionary can answer.
@@ -72,9 +72,9 @@ struct PropertyListBinaryIndex {
   }
 
   /// Whether `other` is this index (or a copy of it), not another read of a file.
-  func isSame(as other: PropertyListBinaryIndex) -> Bool { serial == other.serial }
+  package func isSame(as other: PropertyListBinaryIndex) -> Bool { serial == other.serial }
 
-  var count: Int { objects.count }
+  package var count: Int { objects.count }
 
   /// How many bytes of the file (or of its keys) the index holds.
   var heldBytes: Int { bytes.count }
@@ -118,7 +118,7 @@ struct PropertyListBinaryIndex {
   ///
   /// Cost: two passes over the name's bytes, eight at a time (ASCII check, hash), then a
   /// probe that compares bytes; no allocation.
-  func lookup(_ name: String) -> Lookup {
+  package func lookup(_ name: String) -> Lookup {
     var name = name
     return name.withUTF8 { bytes in
       let name = UnsafeRawBufferPointer(bytes)
@@ -156,7 +156,7 @@ struct PropertyListBinaryIndex {
   }
 
   /// The dictionary the table stands for: what the reader would have made.
-  func dictionary() -> [String: StoredObject] {
+  package func dictionary() -> [String: StoredObject] {
     var values: [String: StoredObject] = [:]
     values.reserveCapacity(objects.count)
     bytes.withUnsafeBytes { all in

@@ -28,7 +28,7 @@ import Foundation
 /// the dictionary (about 470), which the XML reader pays too. A store's cold open takes
 /// ``index(in:)`` instead, which makes neither (about 640 a key, and no dictionary's
 /// scattered inserts): the dictionary waits for the first write (``StoredValues``).
-enum PropertyListBinaryReader {
+package enum PropertyListBinaryReader {
   /// Containers nested deeper than this are left to Foundation.
   static let maximumDepth = 512
 
@@ -39,7 +39,7 @@ enum PropertyListBinaryReader {
   /// - Returns: The values as the store holds them.
   ///
   ///     let values = data.withUnsafeBytes(PropertyListBinaryReader.storedObjects)
-  static func storedObjects(in bytes: UnsafeRawBufferPointer) -> [String: StoredObject]? {
+  package static func storedObjects(in bytes: UnsafeRawBufferPointer) -> [String: StoredObject]? {
     var values: [String: StoredObject] = [:]
     let isRead = forEachRootEntry(in: bytes) { _, count in
       values.reserveCapacity(count)
@@ -68,7 +68,7 @@ enum PropertyListBinaryReader {
   /// - Returns: The root dictionary, indexed.
   ///
   ///     let index = data.withUnsafeBytes(PropertyListBinaryReader.index)
-  static func index(in bytes: UnsafeRawBufferPointer) -> PropertyListBinaryIndex? {
+  package static func index(in bytes: UnsafeRawBufferPointer) -> PropertyListBinaryIndex? {
     var index: PropertyListBinaryIndex?
     let isRead = forEachRootEntry(in: bytes) { keys, count in
       // Every key an ASCII string object, checked by its marker before the file is copied
@@ -134,7 +134,7 @@ enum PropertyListBinaryReader {
   /// makes one), and Foundation's reader traps on a set whose members cannot be hashed (a
   /// flipped bit in a file's array marker made one): such a file is damage, and must not
   /// be handed to it. `false` when `bytes` is no readable binary property list.
-  static func holdsSet(in bytes: UnsafeRawBufferPointer) -> Bool {
+  package static func holdsSet(in bytes: UnsafeRawBufferPointer) -> Bool {
     guard let document = Document(bytes) else { return false }
     for number in 0..<document.count {
       if let offset = document.offset(of: number), bytes[offset] & 0xF0 == 0xC0 { return true }

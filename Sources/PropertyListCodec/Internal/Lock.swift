@@ -17,19 +17,19 @@
 /// The library's one lock type. A recursive one (`recursive: true`) may be taken again by
 /// the thread that holds it, for code that calls back into its owner while holding it
 /// (observer delivery: a callback may cancel its own observation).
-final class Lock<State>: @unchecked Sendable {
+package final class Lock<State>: @unchecked Sendable {
   // `state` is only read or written between locking and unlocking `mutex`.
   #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
   #else
-    private let mutex: NSLocking
+    @usableFromInline let mutex: NSLocking
   #endif
-  private let state: UnsafeMutablePointer<State>
+  @usableFromInline let state: UnsafeMutablePointer<State>
 
   /// - Parameters:
   ///   - initialState: The state the lock guards.
   ///   - recursive: Whether the holding thread may take the lock again.
-  init(_ initialState: State, recursive: Bool = false) {
+  package init(_ initialState: State, recursive: Bool = false) {
     state = .allocate(capacity: 1)
     state.initialize(to: initialState)
     #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
@@ -60,7 +60,8 @@ final class Lock<State>: @unchecked Sendable {
 
   /// Runs `body` with exclusive access to the state. Not reentrant, even on a recursive
   /// lock: `body` holds the state `inout` (see ``whileLocked(_:)``).
-  func withLock<Result, Failure: Error>(
+  @inlinable
+  package func withLock<Result, Failure: Error>(
     _ body: (inout State) throws(Failure) -> Result
   ) throws(Failure) -> Result {
     lock()
@@ -71,14 +72,16 @@ final class Lock<State>: @unchecked Sendable {
   /// Runs `body` with a copy of the state, holding the lock for the whole call: on a
   /// recursive lock, `body` may take it again (and change the state through
   /// ``withLock(_:)``), because it holds no access to the state itself.
-  func whileLocked<Result>(_ body: (State) -> Result) -> Result {
+  @inlinable
+  package func whileLocked<Result>(_ body: (State) -> Result) -> Result {
     lock()
     defer { unlock() }
     let current = state.pointee
     return body(current)
   }
 
-  private func lock() {
+  @inlinable
+  func lock() {
     #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
       pthread_mutex_lock(mutex)
     #else
@@ -86,7 +89,8 @@ final class Lock<State>: @unchecked Sendable {
     #endif
   }
 
-  private func unlock() {
+  @inlinable
+  func unlock() {
     #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
       pthread_mutex_unlock(mutex)
     #else

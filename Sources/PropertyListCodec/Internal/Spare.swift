@@ -9,9 +9,9 @@
 /// the same moment makes its own) and kept afterwards only when it holds at most
 /// ``largestKeptBytes`` bytes (``keep(_:)``): no large file's memory outlives its read. Cost:
 /// one uncontended lock per take and keep.
-final class Spare<Value>: Sendable {
+package final class Spare<Value>: Sendable {
   /// The most memory a kept value may hold: a 1,000-key file needs about 110 KB in all.
-  static var largestKeptBytes: Int { 1 << 20 }
+  package static var largestKeptBytes: Int { 1 << 20 }
 
   // A taken value is owned by its taker alone until it is kept again: the slot's lock is
   // the only way between threads.
@@ -19,14 +19,14 @@ final class Spare<Value>: Sendable {
   private let size: @Sendable (Value) -> Int
 
   /// A slot that measures the memory a value holds, in bytes, with `size`.
-  init(measuredBy size: @escaping @Sendable (Value) -> Int) {
+  package init(measuredBy size: @escaping @Sendable (Value) -> Int) {
     self.size = size
   }
 
   /// The kept value, if any, now owned by the caller, when the use needs about `bytes`
   /// bytes; the slot is then left empty. A use larger than ``largestKeptBytes`` gets `nil` and
   /// leaves the kept value in place: it would only grow it past keeping, copying it.
-  func take(forBytes bytes: Int) -> Value? {
+  package func take(forBytes bytes: Int) -> Value? {
     guard bytes <= Self.largestKeptBytes else { return nil }
     return slot.withLock { kept in
       defer { kept = nil }
@@ -36,7 +36,7 @@ final class Spare<Value>: Sendable {
 
   /// Keeps `value` for the next ``take(forBytes:)`` if it holds at most ``largestKeptBytes``
   /// bytes; otherwise it is released.
-  func keep(_ value: Value) {
+  package func keep(_ value: Value) {
     guard size(value) <= Self.largestKeptBytes else { return }
     slot.withLock { $0 = value }
   }
