@@ -31,12 +31,14 @@ package enum StoredObject {
   ///
   ///     StoredObject(7)                     // .int(7)
   ///     StoredObject(NSNumber(value: 7))    // .other(7), an NSNumber still
+  @inlinable
   package init(_ object: Any) {
     self = Self.scalar(object) ?? .other(object)
   }
 
   /// The scalar case of `object`'s dynamic type (`Object`, the `Any` opened), if it has one.
-  private static func scalar<Object>(_ object: Object) -> StoredObject? {
+  @usableFromInline
+  static func scalar<Object>(_ object: Object) -> StoredObject? {
     if let value = ExactTypeCast.exactly(opened: object, as: Int.self) { return .int(value) }
     if let value = ExactTypeCast.exactly(opened: object, as: String.self) { return .string(value) }
     if let value = ExactTypeCast.exactly(opened: object, as: Bool.self) { return .bool(value) }

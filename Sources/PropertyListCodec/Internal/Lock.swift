@@ -17,6 +17,7 @@
 /// The library's one lock type. A recursive one (`recursive: true`) may be taken again by
 /// the thread that holds it, for code that calls back into its owner while holding it
 /// (observer delivery: a callback may cancel its own observation).
+@usableFromInline
 package final class Lock<State>: @unchecked Sendable {
   // `state` is only read or written between locking and unlocking `mutex`.
   #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
