@@ -82,7 +82,11 @@ let package = Package(
   dependencies: hostLibraries != nil
     ? [] : [.package(url: "https://github.com/swiftlang/swift-syntax.git", "600.0.0"..<"700.0.0")],
   targets: [
-    .target(name: "UserDefault"),
+    // The property-list codec (readers, writers, equality, `StoredObject`) and the
+    // primitives it needs: a target of its own, so the compiler keeps it from naming
+    // anything above it. The core reaches it with `package` access.
+    .target(name: "PropertyListCodec"),
+    .target(name: "UserDefault", dependencies: ["PropertyListCodec"]),
     .target(name: "SafeDefaultsKit", dependencies: ["UserDefault"]),
     .target(name: "UserDefaultTesting", dependencies: ["UserDefault"]),
     .macro(
@@ -94,17 +98,19 @@ let package = Package(
     .target(name: "DefaultEntry", dependencies: ["UserDefault", "DefaultEntryMacros"]),
     .executableTarget(
       name: "UserDefaultExample", dependencies: ["UserDefault", "SafeDefaultsKit", "DefaultEntry"]),
-    .target(name: "DefaultsCommand", dependencies: ["UserDefault"]),
+    .target(name: "DefaultsCommand", dependencies: ["UserDefault", "PropertyListCodec"]),
     .executableTarget(name: "defaults", dependencies: ["DefaultsCommand"]),
     .executableTarget(
       name: "UserDefaultTestHelper",
       dependencies: ["UserDefault", "SafeDefaultsKit", "DefaultEntry"]),
     .executableTarget(
-      name: "UserDefaultBenchmarks", dependencies: ["UserDefault", "SafeDefaultsKit"]),
+      name: "UserDefaultBenchmarks",
+      dependencies: ["UserDefault", "PropertyListCodec", "SafeDefaultsKit"]),
     .testTarget(
       name: "UserDefaultTests",
       dependencies: [
-        "UserDefault", "SafeDefaultsKit", "DefaultEntry", "DefaultsCommand", "UserDefaultTesting",
+        "UserDefault", "PropertyListCodec", "SafeDefaultsKit", "DefaultEntry", "DefaultsCommand",
+        "UserDefaultTesting",
         "UserDefaultTestHelper",
         "defaults",
       ]

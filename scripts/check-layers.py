@@ -14,10 +14,11 @@ A reference is, in code (comments and string literals are not code):
 
 Limits (it reads text, it does not type-check): subscripts are not followed; a property
 is not followed into a folder that declares anything of the same name itself (a local
-constant, a closure parameter); names that protocols of the standard library require
+constant, a closure parameter, a function parameter with a label); names that protocols of the standard library require
 (`description`, …) are not followed; a nested type used unqualified is not seen.
 The order, top first, is LAYERS below; the README's "Architecture" section says what
-each layer holds.
+each layer holds. The property-list codec beneath them all is a target of its own
+(Sources/PropertyListCodec), whose boundary the compiler enforces: it is not read here.
 
 Usage: scripts/check-layers.py [--graph] [--self-test]
   exit status 1 on any upward reference. --self-test first checks the checker: a made-up
@@ -257,9 +258,11 @@ def main():
                 functions[name].append(params)
             elif kind == "closure":
                 functions[name].append(None)
-        # Properties and local constants alike, at any depth, and closure parameters.
-        for m in re.finditer(r"\b(?:let|var)\s+(\w+)|[{,(]\s*(\w+)\s+in\b", code):
-            property_folders[m.group(1) or m.group(2)].add(folder)
+        # Properties and local constants alike, at any depth, closure parameters, and
+        # function parameters written with a label (`on backend: any StoreBackend`).
+        for m in re.finditer(
+                r"\b(?:let|var)\s+(\w+)|[{,(]\s*(\w+)\s+in\b|[(,]\s*\w+\s+(\w+)\s*:", code):
+            property_folders[m.group(1) or m.group(2) or m.group(3)].add(folder)
     calls = {
         "func": lambda name: r"(?<![\w])" + re.escape(name) + r"\s*\(",
         "init": lambda name: r"(?:\b[A-Z][\w.]*(?:<[\w.?, \[\]:]*>)?|\.init)\s*\(",

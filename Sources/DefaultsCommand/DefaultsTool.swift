@@ -1,4 +1,5 @@
 import Foundation
+import PropertyListCodec
 import UserDefault
 
 #if canImport(Glibc)

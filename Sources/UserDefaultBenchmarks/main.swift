@@ -7,6 +7,7 @@
 //   swift run -c release UserDefaultBenchmarks --output DIR    where results.csv and results.svg go
 //                                                              (default .build/benchmarks)
 import Foundation
+import PropertyListCodec
 import SafeDefaultsKit
 import Synchronization  // availability: checked (its one use sits under #available)
 import UserDefault

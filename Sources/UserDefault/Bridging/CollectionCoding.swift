@@ -1,4 +1,5 @@
 import Foundation
+import PropertyListCodec
 
 /// Collections are stored element by element, each as it is stored alone, so plain
 /// `UserDefaults` calls can read them. An earlier version's single JSON string still reads.

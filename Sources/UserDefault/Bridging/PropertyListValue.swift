@@ -1,4 +1,5 @@
 import Foundation
+import PropertyListCodec
 
 /// A Swift value with a property-list form that survives Foundation on every platform.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import PropertyListCodec
 
 /// The bridges the declaration overloads choose, so a declared type is not classified
 /// again at run time; only a `Codable` collection's elements and `[Any]`'s values are.

@@ -1,4 +1,5 @@
 import Foundation
+import PropertyListCodec
 
 /// How values of one Swift type are written to and read from a store.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import PropertyListCodec
 
 /// The one place where the library reports problems it absorbed.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import PropertyListCodec
 
 /// One suite's changes: every write path reports here, every form of observation listens.
 /// A change carries objects, so each listener decodes with its own key. Listeners run on

@@ -1,4 +1,5 @@
 import Foundation
+import PropertyListCodec
 
 /// Decoded values of one suite, so that an unchanged stored value is not decoded twice.
 ///

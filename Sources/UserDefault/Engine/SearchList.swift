@@ -1,4 +1,5 @@
 import Foundation
+import PropertyListCodec
 
 /// The domains a read looks in around a suite's own values, in Foundation's order: a launch
 /// argument first, then the suite's own value, then the read-only lower domains

@@ -1,4 +1,5 @@
 import Foundation
+import PropertyListCodec
 
 /// The one seam between the library and where values live; nothing above it asks which
 /// store it has. Observation is told above it, so no backend can forget to.

@@ -1,4 +1,5 @@
 import Foundation
+import PropertyListCodec
 
 /// The library's state for one suite in this process, owned by its one backend, so an
 /// observer of one object hears writes made through another.

@@ -1,4 +1,5 @@
 import Observation
+import PropertyListCodec
 
 /// Connects the keys of one suite to the Observation framework, key by key.
 ///

@@ -1,3 +1,5 @@
+import PropertyListCodec
+
 #if !canImport(Darwin)
   import Synchronization  // availability: checked (Linux only: no Apple availability applies)
 #endif

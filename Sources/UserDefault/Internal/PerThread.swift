@@ -1,3 +1,5 @@
+import PropertyListCodec
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)

@@ -1,3 +1,5 @@
+import PropertyListCodec
+
 /// The value a key reads as when nothing (readable) is stored.
 @usableFromInline
 enum DefaultValue<Value> {

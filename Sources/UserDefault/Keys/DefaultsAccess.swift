@@ -1,4 +1,5 @@
 import Foundation
+import PropertyListCodec
 
 /// The one coding path from every surface to a suite's backend: nothing else decodes or
 /// encodes a value.

@@ -1,4 +1,5 @@
 import Foundation
+import PropertyListCodec
 
 /// Finds the key and the default of an entry declared on `UserDefaults`, which a key
 /// path alone does not carry.

@@ -1,3 +1,5 @@
+import PropertyListCodec
+
 /// Every key the program has declared, so that two sharing a stored name are caught: in
 /// suites that can meet, with different value types or `SafeDefaults` owners. Each pair is
 /// reported once; both keep working. Cost: a lock and a lookup per registration.

@@ -1,4 +1,5 @@
 import Foundation
+import PropertyListCodec
 
 /// The one place that turns a file's values into bytes, for every writer of a
 /// preferences file and for `defaults export`: in the format asked for when it holds

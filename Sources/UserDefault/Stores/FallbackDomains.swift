@@ -1,4 +1,5 @@
 import Foundation
+import PropertyListCodec
 
 /// The read-only domains below a suite's own file, in the order a read looks: the suite's
 /// file in each directory of `XDG_CONFIG_DIRS` (read as the XDG specification says; not

@@ -1,4 +1,5 @@
 import Dispatch
+import PropertyListCodec
 
 /// Polls the file of every ``FileStore`` that has live objects, on one timer for the
 /// whole process, every `PreferencesStore.pollInterval` (200 ms).

@@ -1,4 +1,5 @@
 import Foundation
+import PropertyListCodec
 
 /// One suite's values, defaults, pending flush and file; one per file per process, shared
 /// by its ``PreferencesStore`` objects. Apart from them because `UserDefaults` cannot be

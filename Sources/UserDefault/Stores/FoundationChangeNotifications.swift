@@ -1,4 +1,5 @@
 import Foundation
+import PropertyListCodec
 
 /// Turns what Foundation says about changes into per-key changes for one
 /// ``FoundationSuite``.

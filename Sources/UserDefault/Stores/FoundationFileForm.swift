@@ -1,4 +1,5 @@
 import Foundation
+import PropertyListCodec
 
 /// The form of a stored object that Foundation's own `synchronize()` on Linux keeps
 /// exactly.

@@ -1,4 +1,5 @@
 import Foundation
+import PropertyListCodec
 
 /// A `UserDefaults` subclass carrying its own backend, to which every call is sent: how a
 /// backend is added without touching the rest of the library.

@@ -1,4 +1,5 @@
 import Foundation
+import PropertyListCodec
 
 /// Saving of what the library writes to Foundation's `UserDefaults` on Linux.
 ///

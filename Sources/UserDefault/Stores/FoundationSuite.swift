@@ -1,4 +1,5 @@
 import Foundation
+import PropertyListCodec
 
 /// The backend of Foundation's `UserDefaults` instances of one suite, one per process.
 ///

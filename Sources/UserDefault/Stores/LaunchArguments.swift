@@ -1,4 +1,5 @@
 import Foundation
+import PropertyListCodec
 
 /// The launch-argument domain: the `-key value` pairs the program was started with,
 /// first in every read of a store that honours them. Taken once from Foundation's own

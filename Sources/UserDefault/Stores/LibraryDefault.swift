@@ -1,4 +1,5 @@
 import Foundation
+import PropertyListCodec
 
 extension UserDefaults {
   /// The instance the library uses when none is given: the scoped default inside

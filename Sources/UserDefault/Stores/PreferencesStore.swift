@@ -1,4 +1,5 @@
 import Foundation
+import PropertyListCodec
 
 /// A `UserDefaults` subclass backed by the property-list file Foundation uses on Linux,
 /// safe from crashes and other processes. A file keeps its format; a new one is binary

@@ -1,4 +1,5 @@
 import Foundation
+import PropertyListCodec
 
 /// A suite's values by name: a dictionary, or, after a binary file was read, a
 /// ``PropertyListBinaryIndex`` of it until a use a lookup cannot serve (a write, a

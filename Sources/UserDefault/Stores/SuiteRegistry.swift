@@ -1,4 +1,5 @@
 import Foundation
+import PropertyListCodec
 
 /// The one backend of each suite in this process, kept for its life (as Foundation
 /// keeps its per-suite state): every object of a suite shares it, and a write made

@@ -1,4 +1,5 @@
 import Foundation
+import PropertyListCodec
 
 extension UserDefaults {
   /// Calls `body` with the backend of this instance's suite: the one place that finds it.

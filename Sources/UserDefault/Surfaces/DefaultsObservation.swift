@@ -1,4 +1,5 @@
 import Foundation
+import PropertyListCodec
 
 #if canImport(Glibc)
   import Glibc

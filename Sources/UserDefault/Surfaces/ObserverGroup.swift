@@ -1,4 +1,5 @@
 import Foundation
+import PropertyListCodec
 
 /// The observers of one key read through one bridge in one suite, told of a change by one
 /// listener of the suite's hub.

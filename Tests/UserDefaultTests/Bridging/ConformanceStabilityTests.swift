@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import PropertyListCodec
 @testable import UserDefault
 
 // The same types twice: as first declared, and after a user added a conformance (Codable

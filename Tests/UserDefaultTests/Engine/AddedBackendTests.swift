@@ -4,6 +4,7 @@ import Observation
 import SafeDefaultsKit
 import Testing
 
+@testable import PropertyListCodec
 @testable import UserDefault
 
 /// A backend written in this file alone, as the README's Architecture section promises: a

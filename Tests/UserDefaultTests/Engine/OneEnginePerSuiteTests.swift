@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import PropertyListCodec
 @testable import UserDefault
 
 /// The backends every rule of SPEC "Semantics" is checked on, each giving two objects of

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import PropertyListCodec
 @testable import UserDefault
 
 @Suite("Casting without the runtime when the type is exact (ExactTypeCast)")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import PropertyListCodec
 @testable import UserDefault
 
 @Suite("Per-thread objects")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import PropertyListCodec
 @testable import UserDefault
 
 /// The index a cold open of a binary file keeps instead of a dictionary: it must answer

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import PropertyListCodec
 @testable import UserDefault
 
 /// The binary writer, checked against two readers nobody here wrote: Foundation's

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import PropertyListCodec
 @testable import UserDefault
 
 /// A file keeps the format it came in: binary stays binary (with what XML cannot hold),

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import PropertyListCodec
 @testable import UserDefault
 
 /// Darwin's argument domain holds `NSString`s, where Linux's holds Swift strings: both must

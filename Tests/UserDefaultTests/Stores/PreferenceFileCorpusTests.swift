@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import PropertyListCodec
 @testable import UserDefault
 
 /// The 56 real macOS preference files of `.preference-files/` (a copy of the project's

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import PropertyListCodec
 @testable import UserDefault
 
 /// One thing put at a suite's path: bytes (with a file mode), a directory, or a FIFO.

@@ -1,5 +1,6 @@
 import Foundation
 
+@testable import PropertyListCodec
 @testable import UserDefault
 
 /// A child process started with `posix_spawn` and reaped with `waitpid`: the part of

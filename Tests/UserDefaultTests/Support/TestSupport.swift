@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import PropertyListCodec
 @testable import UserDefault
 
 /// A fresh Foundation suite for one test, removed afterwards. The test process never

@@ -3,6 +3,7 @@ import SafeDefaultsKit
 import Testing
 import UserDefaultTesting
 
+@testable import PropertyListCodec
 @testable import UserDefault
 
 extension UserDefaults.Keys {

@@ -67,13 +67,13 @@ package enum PropertyListEquality {
 }
 
 /// The property-list type of a stored object, whatever Swift or Foundation type carries it.
-enum PropertyListKind: Equatable {
+package enum PropertyListKind: Equatable {
   case bool, integer, real, string, date, data, array, dictionary
   /// A null or a UID from a binary file (``PropertyListOpaque``).
   case opaque
   case other
 
-  init(of object: Any) {
+  package init(of object: Any) {
     switch object {
     case is Bool where Swift.type(of: object) == Bool.self: self = .bool
     case is Int, is Int8, is Int16, is Int32, is Int64, is UInt, is UInt8, is UInt16, is UInt32,

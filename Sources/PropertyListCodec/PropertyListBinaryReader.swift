@@ -17,7 +17,7 @@ import Foundation
 /// ``storedObjects(in:)`` is making each key's `String` and inserting it, as in the XML
 /// reader; a store's cold open takes ``index(in:)``, which does neither, and the
 /// dictionary waits for the first write (``StoredValues``).
-enum PropertyListBinaryReader {
+package enum PropertyListBinaryReader {
   /// Containers nested deeper than this are left to Foundation.
   static let maximumDepth = 512
 
@@ -28,7 +28,7 @@ enum PropertyListBinaryReader {
   /// - Returns: The values as the store holds them.
   ///
   ///     let values = data.withUnsafeBytes(PropertyListBinaryReader.storedObjects)
-  static func storedObjects(in bytes: UnsafeRawBufferPointer) -> [String: StoredObject]? {
+  package static func storedObjects(in bytes: UnsafeRawBufferPointer) -> [String: StoredObject]? {
     var values: [String: StoredObject] = [:]
     let isRead = forEachRootEntry(in: bytes) { _, count in
       values.reserveCapacity(count)
@@ -52,7 +52,7 @@ enum PropertyListBinaryReader {
   /// - Returns: The root dictionary, indexed.
   ///
   ///     let index = data.withUnsafeBytes(PropertyListBinaryReader.index)
-  static func index(in bytes: UnsafeRawBufferPointer) -> PropertyListBinaryIndex? {
+  package static func index(in bytes: UnsafeRawBufferPointer) -> PropertyListBinaryIndex? {
     var index: PropertyListBinaryIndex?
     let isRead = forEachRootEntry(in: bytes) { keys, count in
       // Markers first: a file with a UTF-16 key costs this scan, not a whole read. A
@@ -109,7 +109,7 @@ enum PropertyListBinaryReader {
   /// Whether any object in `bytes` is a set. No preferences file holds one, and
   /// Foundation's reader traps on a set of unhashable members (a flipped bit makes one),
   /// so such a file is damage, kept from it. `false` when `bytes` is unreadable.
-  static func holdsSet(in bytes: UnsafeRawBufferPointer) -> Bool {
+  package static func holdsSet(in bytes: UnsafeRawBufferPointer) -> Bool {
     guard let document = Document(bytes) else { return false }
     for number in 0..<document.count {
       if let offset = document.offset(of: number), bytes[offset] & 0xF0 == 0xC0 { return true }

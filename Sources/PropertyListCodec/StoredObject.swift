@@ -13,7 +13,7 @@ import Foundation
 ///
 /// Cost in memory: 33 bytes, 40 with alignment, where an `Any` takes 32.
 @usableFromInline
-enum StoredObject {
+package enum StoredObject {
   case int(Int)
   case double(Double)
   case bool(Bool)
@@ -26,11 +26,13 @@ enum StoredObject {
   ///
   ///     StoredObject(7)                     // .int(7)
   ///     StoredObject(NSNumber(value: 7))    // .other(7), an NSNumber still
-  init(_ object: Any) {
+  @inlinable
+  package init(_ object: Any) {
     self = Self.scalar(object) ?? .other(object)
   }
 
-  private static func scalar<Object>(_ object: Object) -> StoredObject? {
+  @usableFromInline
+  static func scalar<Object>(_ object: Object) -> StoredObject? {
     if let value = ExactTypeCast.exactly(opened: object, as: Int.self) { return .int(value) }
     if let value = ExactTypeCast.exactly(opened: object, as: String.self) { return .string(value) }
     if let value = ExactTypeCast.exactly(opened: object, as: Bool.self) { return .bool(value) }
@@ -40,7 +42,7 @@ enum StoredObject {
 
   /// The object as `Any`, as Foundation hands objects out. Cost: boxing a string is a
   /// retain; the other scalars fit in the `Any` itself.
-  @usableFromInline var object: Any {
+  @usableFromInline package var object: Any {
     switch self {
     case .int(let value): value
     case .double(let value): value
@@ -61,7 +63,7 @@ enum StoredObject {
   ///     StoredObject.int(7).value(as: Int.self)     // 7
   ///     StoredObject.int(7).value(as: Bool.self)    // nil
   @inlinable @inline(__always)
-  consuming func value<Value>(as _: Value.Type) -> Value? {
+  package consuming func value<Value>(as _: Value.Type) -> Value? {
     switch consume self {
     case .int(let value): value as? Value
     case .double(let value): value as? Value
@@ -79,7 +81,7 @@ enum StoredObject {
   ///   comparison for two scalars of one case; otherwise that of `isEqual`.
   ///
   ///     StoredObject(1).isSame(as: StoredObject(true))    // false: another type
-  func isSame(as other: StoredObject) -> Bool {
+  package func isSame(as other: StoredObject) -> Bool {
     // Case by case rather than a switch over the pair, which copied both objects.
     switch self {
     case .int(let lhs): if case .int(let rhs) = other { return lhs == rhs }
@@ -94,5 +96,5 @@ enum StoredObject {
 extension Dictionary where Value == StoredObject {
   /// Every object as `Any`, for Foundation's API and the `defaults` tool. Cost: a new
   /// dictionary, linear in the count.
-  var objects: [Key: Any] { mapValues(\.object) }
+  package var objects: [Key: Any] { mapValues(\.object) }
 }

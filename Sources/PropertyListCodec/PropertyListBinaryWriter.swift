@@ -47,7 +47,7 @@ package struct PropertyListBinaryWriter {
   ///
   /// - Parameter values: The store's objects.
   /// - Returns: The document's bytes, or `nil` for a value this writer cannot write.
-  static func data(for values: [String: StoredObject]) -> Data? {
+  package static func data(for values: [String: StoredObject]) -> Data? {
     data(for: values, element: { $0.add(stored: $1) })
   }
 

@@ -36,7 +36,7 @@ package struct PropertyListXMLWriter {
   ///
   /// - Parameter values: The store's objects.
   /// - Returns: The document's bytes, or `nil` when it must be left to Foundation.
-  static func data(for values: [String: StoredObject]) -> Data? {
+  package static func data(for values: [String: StoredObject]) -> Data? {
     document(count: values.count) { writer in
       writer.write(dictionary: values, depth: 0) { $0.write(stored: $1, depth: $2) }
     }

@@ -45,7 +45,7 @@ package enum PropertyListXMLReader {
   ///   understands. Cost: one pass over the bytes.
   ///
   ///       let values = bytes.withUnsafeBytes(PropertyListXMLReader.storedObjects)
-  static func storedObjects(in bytes: UnsafeRawBufferPointer) -> [String: StoredObject]? {
+  package static func storedObjects(in bytes: UnsafeRawBufferPointer) -> [String: StoredObject]? {
     read(bytes) { $0.rootDictionary() }
   }
 

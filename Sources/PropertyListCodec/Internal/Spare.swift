@@ -4,21 +4,21 @@
 /// they are often fresh pages, each a fault on first touch: a large part of a suite's
 /// open. A spare is taken by one reader at a time (another at the same moment makes its
 /// own) and kept only up to ``largestKeptBytes``. Cost: an uncontended lock a take and keep.
-final class Spare<Value>: Sendable {
+package final class Spare<Value>: Sendable {
   /// The most memory a kept value may hold: a 1,000-key file needs about 110 KB in all.
-  static var largestKeptBytes: Int { 1 << 20 }
+  package static var largestKeptBytes: Int { 1 << 20 }
 
   // A taken value is its taker's alone until kept again.
   private let slot = Lock<Value?>(nil)
   private let size: @Sendable (Value) -> Int
 
-  init(measuredBy size: @escaping @Sendable (Value) -> Int) {
+  package init(measuredBy size: @escaping @Sendable (Value) -> Int) {
     self.size = size
   }
 
   /// The kept value, now the caller's; `nil` for a use beyond ``largestKeptBytes``, which
   /// would only grow it past keeping.
-  func take(forBytes bytes: Int) -> Value? {
+  package func take(forBytes bytes: Int) -> Value? {
     guard bytes <= Self.largestKeptBytes else { return nil }
     return slot.withLock { kept in
       defer { kept = nil }
@@ -27,7 +27,7 @@ final class Spare<Value>: Sendable {
   }
 
   /// Keeps `value` unless it holds more than ``largestKeptBytes``.
-  func keep(_ value: Value) {
+  package func keep(_ value: Value) {
     guard size(value) <= Self.largestKeptBytes else { return }
     slot.withLock { $0 = value }
   }

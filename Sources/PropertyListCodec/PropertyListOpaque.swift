@@ -6,7 +6,7 @@
 /// this type; XML cannot hold it, so an XML file that holds one is written as binary
 /// (reported, see ``PropertyListFileWriter``). It cannot be written through the library's
 /// API.
-struct PropertyListOpaque: Hashable, Sendable, CustomStringConvertible {
+package struct PropertyListOpaque: Hashable, Sendable, CustomStringConvertible {
   enum Value: Hashable, Sendable {
     case null
     /// The reference's number, as its bytes give it.
@@ -16,7 +16,7 @@ struct PropertyListOpaque: Hashable, Sendable, CustomStringConvertible {
   let value: Value
 
   /// `null`, or `UID(7)`: how the `defaults` tool prints it.
-  var description: String {
+  package var description: String {
     switch value {
     case .null: "null"
     case .uid(let number): "UID(\(number))"

@@ -12,19 +12,20 @@
 /// sanitizer cannot see, so every access under it reads as a race; a pthread mutex keeps
 /// `swift test --sanitize=thread` meaningful, at about the same cost. A recursive lock
 /// lets a callback cancel its own observation during delivery.
-final class Lock<State>: @unchecked Sendable {
+@usableFromInline
+package final class Lock<State>: @unchecked Sendable {
   // `state` is only read or written between locking and unlocking `mutex`.
   #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
   #else
-    private let mutex: NSLocking
+    @usableFromInline let mutex: NSLocking
   #endif
-  private let state: UnsafeMutablePointer<State>
+  @usableFromInline let state: UnsafeMutablePointer<State>
 
   /// - Parameters:
   ///   - initialState: The state the lock guards.
   ///   - recursive: Whether the holding thread may take the lock again.
-  init(_ initialState: State, recursive: Bool = false) {
+  package init(_ initialState: State, recursive: Bool = false) {
     state = .allocate(capacity: 1)
     state.initialize(to: initialState)
     #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
@@ -55,7 +56,8 @@ final class Lock<State>: @unchecked Sendable {
 
   /// Runs `body` with exclusive access to the state. Not reentrant, even on a recursive
   /// lock: `body` holds the state `inout` (see ``whileLocked(_:)``).
-  func withLock<Result, Failure: Error>(
+  @inlinable
+  package func withLock<Result, Failure: Error>(
     _ body: (inout State) throws(Failure) -> Result
   ) throws(Failure) -> Result {
     lock()
@@ -65,14 +67,16 @@ final class Lock<State>: @unchecked Sendable {
 
   /// Runs `body` with a copy of the state, holding the lock: on a recursive lock `body`
   /// may take it again, as it holds no access to the state.
-  func whileLocked<Result>(_ body: (State) -> Result) -> Result {
+  @inlinable
+  package func whileLocked<Result>(_ body: (State) -> Result) -> Result {
     lock()
     defer { unlock() }
     let current = state.pointee
     return body(current)
   }
 
-  private func lock() {
+  @inlinable
+  func lock() {
     #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
       pthread_mutex_lock(mutex)
     #else
@@ -80,7 +84,8 @@ final class Lock<State>: @unchecked Sendable {
     #endif
   }
 
-  private func unlock() {
+  @inlinable
+  func unlock() {
     #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
       pthread_mutex_unlock(mutex)
     #else

@@ -5,7 +5,7 @@
 /// Comparing two type metadata pointers is a fraction of that; other pairs of types get
 /// the runtime's cast, so the result is always what `as?` gives.
 @usableFromInline
-enum ExactTypeCast {
+package enum ExactTypeCast {
   /// `object as? Value`: the object itself when its dynamic type is `Value`, else the
   /// runtime's cast.
   ///
@@ -17,7 +17,7 @@ enum ExactTypeCast {
   ///     ExactTypeCast.value(of: 7, as: Int.self)       // 7, without the runtime's cast
   ///     ExactTypeCast.value(of: 7, as: Int?.self)      // .some(7), through `as?`
   @inlinable @inline(__always)
-  static func value<Value>(of object: Any, as _: Value.Type) -> Value? {
+  package static func value<Value>(of object: Any, as _: Value.Type) -> Value? {
     if let value = exactly(object, as: Value.self) { return value }
     return object as? Value
   }
@@ -33,7 +33,7 @@ enum ExactTypeCast {
   ///     ExactTypeCast.exactly(7, as: Int.self)                   // 7
   ///     ExactTypeCast.exactly(NSNumber(value: 7), as: Int.self)  // nil
   @inlinable @inline(__always)
-  static func exactly<Value>(_ object: Any, as _: Value.Type) -> Value? {
+  package static func exactly<Value>(_ object: Any, as _: Value.Type) -> Value? {
     // Passing an `Any` to an unconstrained generic parameter opens it in Swift 6 mode
     // (SE-0352): `Object` is its dynamic type. `exactlyIsExact` fails if it is not opened.
     exactly(opened: object, as: Value.self)
@@ -50,7 +50,7 @@ enum ExactTypeCast {
   ///
   ///     ExactTypeCast.exactly(opened: 7, as: Int.self)    // 7
   @inlinable @inline(__always)
-  static func exactly<Object, Value>(opened object: Object, as _: Value.Type) -> Value? {
+  package static func exactly<Object, Value>(opened object: Object, as _: Value.Type) -> Value? {
     // The same type, so the same size and layout: the bit cast is the value itself.
     Object.self == Value.self ? unsafeBitCast(object, to: Value.self) : nil
   }

@@ -14,7 +14,7 @@ import Foundation
 ///
 /// Cost in memory: a copy of the file (or of its keys' bytes), eight bytes and a stored
 /// object a key, and four bytes a slot at most half full; dropped with the dictionary.
-struct PropertyListBinaryIndex {
+package struct PropertyListBinaryIndex {
   /// The file's bytes, copied once: cheaper than copying each key.
   private var bytes: [UInt8]
   private var keys: [KeyPlace] = []
@@ -26,7 +26,7 @@ struct PropertyListBinaryIndex {
 
   private static let serials = Lock<UInt64>(0)
 
-  enum Lookup {
+  package enum Lookup {
     case found(StoredObject)
     case absent
     /// The name is not ASCII: only the dictionary can answer.
@@ -55,9 +55,9 @@ struct PropertyListBinaryIndex {
   }
 
   /// Whether `other` is this index (or a copy of it), not another read of a file.
-  func isSame(as other: PropertyListBinaryIndex) -> Bool { serial == other.serial }
+  package func isSame(as other: PropertyListBinaryIndex) -> Bool { serial == other.serial }
 
-  var count: Int { objects.count }
+  package var count: Int { objects.count }
 
   var heldBytes: Int { bytes.count }
 
@@ -96,7 +96,7 @@ struct PropertyListBinaryIndex {
   ///
   /// Cost: two passes over the name's bytes, eight at a time (ASCII check, hash), then a
   /// probe that compares bytes; no allocation.
-  func lookup(_ name: String) -> Lookup {
+  package func lookup(_ name: String) -> Lookup {
     var name = name
     return name.withUTF8 { bytes in
       let name = UnsafeRawBufferPointer(bytes)
@@ -133,7 +133,7 @@ struct PropertyListBinaryIndex {
   }
 
   /// The dictionary the table stands for: what the reader would have made.
-  func dictionary() -> [String: StoredObject] {
+  package func dictionary() -> [String: StoredObject] {
     var values: [String: StoredObject] = [:]
     values.reserveCapacity(objects.count)
     bytes.withUnsafeBytes { all in
