@@ -121,16 +121,16 @@ struct AddedBackendTests {
   @Test("typed keys read, write, reset and tell what is stored, in the backend")
   func typedKeys() {
     let defaults = self.defaults
-    let volume = UserDefaults.Key<Int>("volume", default: 5)
-    let tags = UserDefaults.Key<[String]>("tags", default: [])
+    let volume = UserDefaults.Key<Int>("added.volume", default: 5)
+    let tags = UserDefaults.Key<[String]>("added.tags", default: [])
     #expect(defaults[volume] == 5 && defaults.isDefaultValue(volume))
     defaults[volume] = 9
     defaults[tags] = ["a", "b"]
-    #expect(backend.object(forKey: "volume") as? Int == 9)
+    #expect(backend.object(forKey: "added.volume") as? Int == 9)
     #expect(DictionaryDefaults(backend)![volume] == 9, "a second object of the backend")
     #expect(defaults[tags] == ["a", "b"] && defaults.hasStoredValue(tags))
     defaults.reset(volume)
-    #expect(defaults[volume] == 5 && backend.object(forKey: "volume") == nil)
+    #expect(defaults[volume] == 5 && backend.object(forKey: "added.volume") == nil)
   }
 
   @Test("@UserDefault and UserDefaultsWrapper given the instance store in the backend")
@@ -164,7 +164,7 @@ struct AddedBackendTests {
   @Test("observers, update streams and the Observation framework hear its writes")
   func observation() async {
     let defaults = self.defaults
-    let key = UserDefaults.Key<Int>("observed", default: 0)
+    let key = UserDefaults.Key<Int>("added.observed", default: 0)
     let heard = Recorder<Int>()
     let observation = defaults.observe(key) { heard.append($0.newValue) }
     let changed = Counter()
@@ -186,13 +186,13 @@ struct AddedBackendTests {
     let name = "added-registered-" + UUID().uuidString
     let backend = SuiteRegistry.backend(identifiedBy: name) { DictionaryBackend(name: name) }
     let defaults = DictionaryDefaults(backend)!
-    defaults[UserDefaults.Key<String>("old", default: "")] = "kept"
-    try Migrations([Migration(1, .rename("old", to: "new"))]).run(on: defaults)
-    #expect(backend.object(forKey: "new") as? String == "kept")
-    let count = UserDefaults.Key<Int>("count", default: 0)
+    defaults[UserDefaults.Key<String>("added.old", default: "")] = "kept"
+    try Migrations([Migration(1, .rename("added.old", to: "added.new"))]).run(on: defaults)
+    #expect(backend.object(forKey: "added.new") as? String == "kept")
+    let count = UserDefaults.Key<Int>("added.counted", default: 0)
     #expect(try defaults.update(count) { $0 += 2 } == 2)
     try defaults.transaction { t in t[count] += 1 }
-    #expect(backend.object(forKey: "count") as? Int == 3)
+    #expect(backend.object(forKey: "added.counted") as? Int == 3)
     let flushed = backend.flushes
     defaults[count] = 4
     #expect(backend.hasUnsavedChanges)
