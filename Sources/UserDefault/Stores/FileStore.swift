@@ -214,6 +214,7 @@ final class FileStore: StoreBackend {
 
   /// `nil` (nothing applied) while the values are still an index, whose dictionary is
   /// then made outside the lock.
+  @inline(__always)
   private func apply<Changes: Collection<(String, Any?, TrackedKeys.Path?)>>(
     _ changes: Changes
   ) -> ([ChangeHub.Change], Duration?)? {
