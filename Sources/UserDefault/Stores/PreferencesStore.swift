@@ -136,8 +136,7 @@ public final class PreferencesStore: UserDefaults {
   // Apple documents ("5" reads as 5, a Boolean as 1).
 
   private func storedObject(forKey name: String) -> StoredObject? {
-    fileStore.context.hub.tracking.access(TrackedKeys.path(for: name))
-    return fileStore.storedObject(forKey: name)
+    storedObject(name, tracking: TrackedKeys.path(for: name))
   }
 
   private func converted<Result>(

@@ -50,13 +50,14 @@ extension UserDefaults {
     let transaction = DefaultsTransaction(defaults: self, backend: backend)
     let outcome = try ExclusiveRun.run(on: backend) {
       commit throws(DefaultsError) -> Result<Output, any Error> in
-      defer { transaction.close() }
       let output: Output
       do {
         output = try body(transaction)
       } catch {
+        transaction.close()
         return .failure(error)
       }
+      // Closed before the writes land: an observer they reach cannot add to them.
       transaction.close()
       if let refusal = transaction.refusal { return .failure(refusal) }
       transaction.apply()
