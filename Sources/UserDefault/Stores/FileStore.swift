@@ -460,11 +460,20 @@ final class FileStore: StoreBackend {
     }
     // Nothing to write or repair: no lock (a first open would create it), no directory
     // checks.
-    if hasNothingPending,
-      let (values, identity, format) = file.valuesWithoutRepair(indexing: !hasLoaded)
-    {
-      adopt(values, identity: identity, format: format ?? newFileFormat, flushed: [:])
-      return
+    if hasNothingPending {
+      switch file.valuesWithoutRepair(indexing: !hasLoaded) {
+      case .values(let values, let identity, let format):
+        adopt(values, identity: identity, format: format ?? newFileFormat, flushed: [:])
+        return
+      case .unusable where hasLoaded:
+        // A program that writes the file in place leaves it half-written for a moment;
+        // moving it aside then would leave that program's values in the damaged copy.
+        // Damage still there, unchanged, at the next look is repaired.
+        let identity = file.identity()
+        let isFirstSight = state.withLock { $0.state.reports.isFirstSightOfDamage(identity) }
+        if isFirstSight { return }
+      case .unusable, .needsLock: break
+      }
     }
     try? flushOnQueue(file)
   }

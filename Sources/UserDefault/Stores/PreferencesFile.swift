@@ -309,16 +309,25 @@ package struct PreferencesFile: Sendable {
     }
   }
 
-  /// `nil` when ``read()`` would repair (move aside, drop values), which needs the lock.
-  /// Safe without it: files are replaced whole, by `rename`.
-  func valuesWithoutRepair(indexing: Bool) -> (
-    values: StoredValues, identity: Identity?, format: Format?
-  )? {
+  /// What a read without the lock finds.
+  enum Unrepaired {
+    case values(StoredValues, identity: Identity?, format: Format?)
+    /// Not a property-list dictionary now; a program that rewrites the file in place may
+    /// not be done with it.
+    case unusable
+    /// Values to drop, or a file not readable now: ``read()`` under the lock decides.
+    case needsLock
+  }
+
+  /// The values, unless ``read()`` would repair (move aside, drop values), which needs
+  /// the lock. Safe without it: this library's writers replace files whole, by `rename`.
+  func valuesWithoutRepair(indexing: Bool) -> Unrepaired {
     switch load(indexing: indexing) {
-    case .missing: return (StoredValues(), nil, nil)
+    case .missing: return .values(StoredValues(), identity: nil, format: nil)
     case .loaded(let values, foreign: false, let identity, let format):
-      return (values, identity, format)
-    case .loaded(_, foreign: true, _, _), .unusable, .unavailable: return nil
+      return .values(values, identity: identity, format: format)
+    case .unusable: return .unusable
+    case .loaded(_, foreign: true, _, _), .unavailable: return .needsLock
     }
   }
 

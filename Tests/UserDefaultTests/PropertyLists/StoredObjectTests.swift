@@ -139,6 +139,7 @@ struct StoredObjectTests {
     Diagnostics.installRecorder()
     let directory = TemporaryDirectory()
     let store = try PreferencesStore(suiteName: "parsed", directory: directory.path)
+    FilePoller.stopPolling(store.fileStore)  // the test reloads the file itself
     store.set(7, forKey: "same")
     store.set(true, forKey: "flag")
     try store.flush()
@@ -149,7 +150,7 @@ struct StoredObjectTests {
     let binary = try PropertyListSerialization.data(
       fromPropertyList: ["same": 7, "flag": true, "added": 1] as [String: Any], format: .binary,
       options: 0)
-    try binary.write(to: URL(fileURLWithPath: directory.path + "/parsed.plist"))
+    try binary.write(to: URL(fileURLWithPath: directory.path + "/parsed.plist"), options: .atomic)
     store.fileStore.reloadFromDisk()
     #expect(heard.all == ["added"])
     #expect(store.integer(forKey: "same") == 7)

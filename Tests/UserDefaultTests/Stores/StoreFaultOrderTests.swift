@@ -65,4 +65,56 @@ struct StoreFaultOrderTests {
     #expect(store.object(forKey: "k0") == nil)
     #expect(store.integer(forKey: "after") == 1)
   }
+
+  /// The damaged copies set aside in `directory`.
+  private func backups(in directory: TemporaryDirectory) throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: directory.path)
+      .filter { $0.hasPrefix("fault.plist.damaged-") }
+  }
+
+  @Test("A poll that finds the file half-written in place leaves it to its writer")
+  func halfWrittenFileIsLeftToItsWriter() throws {
+    Diagnostics.installRecorder()
+    let directory = TemporaryDirectory()
+    let store = try runningStore(in: directory)
+    let path = directory.path + "/fault.plist"
+    let heard = Recorder<String>()
+    let observation = store.observeChanges { heard.append($0) }
+    defer { observation.cancel() }
+    var values = try PropertyListFile.values(at: path)
+    values["added"] = 1
+    let bytes = try PropertyListSerialization.data(
+      fromPropertyList: values, format: .binary, options: 0)
+    // What a program that writes in place does (truncate, write), with a poll in between.
+    let handle = try #require(FileHandle(forWritingAtPath: path))
+    try handle.truncate(atOffset: 0)
+    try handle.write(contentsOf: bytes.prefix(bytes.count / 2))
+    store.fileStore.reloadFromDisk()
+    try handle.write(contentsOf: bytes.dropFirst(bytes.count / 2))
+    try handle.close()
+    store.fileStore.reloadFromDisk()
+
+    #expect(heard.all == ["added"])
+    #expect(store.integer(forKey: "added") == 1)
+    #expect(try backups(in: directory).isEmpty)
+    #expect(Diagnostics.events { $0.message.contains(path) }.isEmpty)
+  }
+
+  @Test("Damage a poll finds still there at the next poll is moved aside and reported")
+  func damageThatStaysIsRepairedAtTheNextPoll() throws {
+    Diagnostics.installRecorder()
+    let directory = TemporaryDirectory()
+    let store = try runningStore(in: directory)
+    let path = directory.path + "/fault.plist"
+    try FaultCase(name: "garbage", content: .bytes(Data("not a plist".utf8), mode: 0o600))
+      .place(at: path)
+    store.fileStore.reloadFromDisk()
+    #expect(try backups(in: directory).isEmpty)
+    store.fileStore.reloadFromDisk()
+
+    #expect(try backups(in: directory).count == 1)
+    #expect(Diagnostics.events { $0.kind == .damagedFile && $0.message.contains(path) }.count == 1)
+    let final = try PropertyListFile.values(at: path)
+    for index in 0..<5 { #expect(final["k\(index)"] as? String == "v\(index)") }
+  }
 }
