@@ -159,20 +159,14 @@ struct DefaultsAccess: Sendable {
   /// bridge's metadata.
   @inlinable
   func write<Value>(_ value: Value, for key: KeyDescriptor<Value>) {
-    guard key.isValidName else { return refuseInvalidName(key.name) }
     let object: Any?
     do throws(DefaultsError) {
-      object = try key.bridge.encode(value)
+      object = try key.storedForm(of: value)
     } catch {
       return reportUnwritable(error, name: key.name)
     }
     guard let object else { return remove(key.name) }
     set(object, forName: key.name, trackingPath: key.trackingPath)
-  }
-
-  @usableFromInline
-  func refuseInvalidName(_ name: String) {
-    KeyName.validate(name, suite: suite.name)
   }
 
   @usableFromInline

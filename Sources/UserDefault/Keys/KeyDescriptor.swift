@@ -18,6 +18,19 @@ struct KeyDescriptor<Value> {
     self.trackingPath = TrackedKeys.path(for: name)
   }
 
+  /// What `value` is stored as (`nil` removes): the check and coding of every typed write.
+  /// - Throws: `.invalidKey` for a name no file can hold, else what the bridge throws.
+  @inlinable
+  func storedForm(of value: Value) throws(DefaultsError) -> Any? {
+    guard isValidName else { throw invalidName() }
+    return try bridge.encode(value)
+  }
+
+  @usableFromInline
+  func invalidName() -> DefaultsError {
+    DefaultsError(.invalidKey, KeyName.problem(with: name) ?? name)
+  }
+
   /// Checks the name and registers a wrapper's declaration in `defaults`'s suite.
   func declare(in defaults: UserDefaults, declaredBy: String) {
     let suite = defaults.access.suite.name

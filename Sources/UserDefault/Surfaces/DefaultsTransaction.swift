@@ -58,10 +58,7 @@ public final class DefaultsTransaction {
     guard refusal == nil else { return }
     let object: Any?
     do throws(DefaultsError) {
-      guard key.isValidName else {
-        throw DefaultsError(.invalidKey, KeyName.problem(with: key.name) ?? key.name)
-      }
-      object = try key.bridge.encode(value)
+      object = try key.storedForm(of: value)
     } catch {
       refusal = DefaultsError(
         error.kind, "\(key.name): \(error.message); the transaction wrote nothing")
