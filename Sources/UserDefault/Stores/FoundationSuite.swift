@@ -315,6 +315,8 @@ extension FoundationSuite {
           state.withLock { $0.fileDuringRun = found }
           defer { state.withLock { $0.fileDuringRun = nil } }
           return try body { () throws(DefaultsError) in
+            // Read again, not written from `found`: Foundation's own `synchronize()` (on
+            // this or another instance of the suite) rewrites the file without the lock.
             try reportingFailure { () throws(DefaultsError) in
               _ = try merge(takePending(), into: file)
             }
