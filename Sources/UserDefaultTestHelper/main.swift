@@ -255,6 +255,15 @@ case "search-list":
     print("after remove", UserDefaults.libraryDefault[countKey], "told", told.values)
     observation.cancel()
   }
+case "library-default":
+  // library-default <key>: after makeLibraryDefault(), adds 1 to <key> through the typed
+  // `.standard` subscript and 10 through `libraryDefault`, prints what each reads, and
+  // exits normally (the exit flush saves).
+  _ = try? PreferencesStore.makeLibraryDefault()
+  let hits = UserDefaults.Key<Int>(arguments[2], default: 0)
+  UserDefaults.standard[hits] += 1
+  UserDefaults.libraryDefault[hits] += 10
+  print(UserDefaults.standard[hits], UserDefaults.libraryDefault[hits])
 case "write":
   for sample in samples { sample.write(defaults) }
   for sample in samples {

@@ -66,9 +66,12 @@ extension UserDefaults {
 }
 
 extension PreferencesStore {
-  /// Makes the library's store the default of every library API. Call once, before the
-  /// first read. Direct `UserDefaults.standard` calls then read Foundation's cache of the
-  /// file, which sees the library's writes only after Foundation reloads it.
+  /// Makes the library's store the default of every library API, and of the library's
+  /// calls on `UserDefaults.standard` (`UserDefaults.standard[.launchCount] += 1` writes to
+  /// the store). Call once, before the first read. Plain Foundation calls on
+  /// `UserDefaults.standard` (`set(_:forKey:)`, `integer(forKey:)`) cannot be redirected:
+  /// they read Foundation's cache of the file, which sees the library's writes only after
+  /// Foundation reloads it.
   ///
   /// - Returns: The store of the program's standard suite, now the library's default.
   /// - Throws: ``DefaultsError`` when the store cannot be made (see

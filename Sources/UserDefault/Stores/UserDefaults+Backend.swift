@@ -6,7 +6,8 @@ extension UserDefaults {
   /// A ``PreferencesStore`` (`final`) is told by one class comparison and lends its store
   /// unretained; any other instance is found in ``FoundationInstances`` (a
   /// ``BackendCarrier`` there gives its own). The standard suite gives way to the task's
-  /// ``ScopedDefault``, if any.
+  /// ``ScopedDefault``, if any, else to the store ``PreferencesStore/makeLibraryDefault()``
+  /// chose: two engines of one file would each save their own view of it.
   ///
   /// - Parameter body: What to do with the backend; it must not keep it past the call
   ///   (``backend`` gives one to keep).
@@ -18,8 +19,10 @@ extension UserDefaults {
       return body(unsafeDowncast(self, to: PreferencesStore.self).fileStore)
     }
     return FoundationInstances.withBackend(of: self) { backend, isStandard in
-      if isStandard, let scoped = ScopedDefault.current, scoped !== self {
-        return scoped.withBackend(body)
+      if isStandard, let chosen = ScopedDefault.current ?? LibraryDefault.shared.standard,
+        chosen !== self
+      {
+        return chosen.withBackend(body)
       }
       return body(backend)
     }
