@@ -50,6 +50,29 @@ public struct UserDefault<Value> {
       file: file, line: line)
   }
 
+  /// Not available: this wrapper's default is labelled `defaultValue:`, as in the wrapper
+  /// it stands in for (`default:` is the label of ``UserDefaults/Key`` and
+  /// `UserDefaultsWrapper`). Declared so the compiler says so and offers the fix.
+  ///
+  /// - Parameters:
+  ///   - key: The stored name.
+  ///   - defaultValue: What the property would read when nothing is stored.
+  ///   - suite: The `UserDefaults` to use.
+  ///   - defaults: The same parameter under another name.
+  ///
+  /// `@UserDefault("is_discount_provided", defaultValue: false) var isDiscountProvided: Bool`
+  /// instead.
+  @available(
+    *, unavailable, renamed: "init(_:defaultValue:suite:defaults:)",
+    message: "the string-key wrapper's default is labelled defaultValue:"
+  )
+  public init(
+    _ key: String, default defaultValue: Value, suite: UserDefaults? = nil,
+    defaults: UserDefaults? = nil
+  ) {
+    fatalError("unavailable")
+  }
+
   /// An optional value stored under `key`; `nil` when nothing is stored.
   ///
   /// - Parameters:
