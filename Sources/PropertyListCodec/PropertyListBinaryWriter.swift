@@ -205,8 +205,7 @@ package struct PropertyListBinaryWriter {
       let number = beginScalar()
       switch opaque.value {
       case .null: bytes.append(0x00)
-      // A UID's marker counts its bytes less one: 1, 2, 4, 8 (or, above Int64.max, 16
-      // with the high half zero, as an integer is written).
+      // A UID's marker counts its bytes less one: 1, 2 or 4, as the reader takes none wider.
       case .uid(let value): append(unsigned: value, markerBase: 0x80, countsBytes: true)
       }
       return number

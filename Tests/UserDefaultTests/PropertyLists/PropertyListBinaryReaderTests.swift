@@ -74,6 +74,21 @@ struct PropertyListBinaryReaderTests {
     #expect((try? PropertyListSerialization.propertyList(from: written, format: nil)) != nil)
   }
 
+  @Test("A UID wider than four bytes is left to Foundation, which refuses the file")
+  func leavesWideUIDsToFoundation() {
+    // { "u": UID } with the UID's bytes 1, 2, 4 (read) and 5, 6, 8 (left to Foundation).
+    // A flipped byte that turned a real's marker (0x23) into 0x85 made the 6-byte one; the
+    // store read it, wrote it back as 8 bytes, and Foundation read neither file.
+    for width in [1, 2, 4, 5, 6, 8] {
+      let uid = [0x80 | UInt8(width - 1)] + [UInt8](repeating: 1, count: width)
+      let data = Self.document(objects: [[0xD1, 1, 2], [0x51, 0x75], uid])
+      let read = data.withUnsafeBytes(PropertyListBinaryReader.storedObjects)
+      let foundation = try? PropertyListSerialization.propertyList(from: data, format: nil)
+      #expect((read != nil) == (width <= 4), "width \(width)")
+      #expect((foundation != nil) == (width <= 4), "width \(width): Foundation's limit moved")
+    }
+  }
+
   @Test("What it is not sure of is left to Foundation: a cycle, a key twice, a set")
   func declinesWhatItDoesNotKnow() {
     // An array that holds itself; a set (0xC1).
