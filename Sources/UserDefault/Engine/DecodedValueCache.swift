@@ -81,7 +81,8 @@ final class DecodedValueCache: Sendable {
   func invalidate(_ name: String) {
     state.withLock { state in
       state.generation &+= 1
-      state.entries[name] = nil
+      // An empty table (no value that needs the cache was read) costs no hash of the name.
+      if !state.entries.isEmpty { state.entries[name] = nil }
     }
   }
 

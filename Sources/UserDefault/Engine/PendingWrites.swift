@@ -18,15 +18,14 @@ struct PendingWrites<Payload> {
 
   /// Records a write of `name`. Cost: a comparison of names when it is the key written
   /// last; else a table update.
-  mutating func record(_ name: String, _ payload: Payload) {
+  mutating func record(_ name: String, _ payload: consuming Payload) {
     count += 1
-    let write = Write(payload: payload, number: count)
     if latest?.name == name {
-      latest!.write = write
+      latest!.write = Write(payload: payload, number: count)
       return
     }
-    if let previous = latest { table[previous.name] = previous.write }
-    latest = (name, write)
+    if let previous = latest.take() { table[previous.name] = previous.write }
+    latest = (name, Write(payload: payload, number: count))
   }
 
   var snapshot: [String: Write] {

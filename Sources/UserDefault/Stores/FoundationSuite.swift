@@ -135,11 +135,11 @@ final class FoundationSuite: StoreBackend {
     // Foundation's own `synchronize()` must not change what was written (Linux).
     let object = written.map(FoundationFileForm.exact)
     // Old object only for observers: an unobserved write costs what Foundation's `set` does.
-    var change = ChangeHub.Change(name: name, oldObject: nil, newObject: object)
     let isObserved = context.hub.hasListeners(for: name)
     let old = isObserved ? self.object(forKey: name) : nil
     store(object, forKey: name)
     saving?.record(name, object)
+    var change: ChangeHub.Change
     if isObserved {
       // `old` includes lower domains, so what lies below matters only after a removal.
       guard
@@ -148,6 +148,8 @@ final class FoundationSuite: StoreBackend {
           below: object == nil ? self.object(forKey: name) : nil)
       else { return }
       change = observed
+    } else {
+      change = ChangeHub.Change(name: name, oldObject: nil, newObject: consume object)
     }
     change.trackingPath = trackingPath
     context.announce(change)
