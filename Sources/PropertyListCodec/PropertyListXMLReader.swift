@@ -310,10 +310,37 @@ private struct Cursor {
 
   /// The root dictionary, its values as the store holds them; `nil` for any other root.
   mutating func rootDictionary() -> [String: StoredObject]? {
-    if consume("<dict>") { return dictionaryContents { $0 } }
+    if consume("<dict>") { return rootContents() }
     if consume("<dict/>") { return [:] }
     return nil
   }
+
+  /// The root's entries through `</dict>`, put straight into a table sized from the
+  /// document's length, so it does not rehash as it fills and no entry is staged and moved
+  /// twice, as a nested dictionary's are. A table the estimate made far too large (a few
+  /// large values) is made again at its size, as the store keeps it.
+  mutating func rootContents() -> [String: StoredObject]? {
+    depth += 1
+    defer { depth -= 1 }
+    let estimate = min(Staging.entryCount(forDocumentOf: bytes.count), Self.largestEstimate)
+    var values = [String: StoredObject](minimumCapacity: estimate)
+    while true {
+      guard skipSpace() else { return nil }
+      if consume("</dict>") { break }
+      guard consume("<key>"), let key = text(closing: "</key>"), skipSpace(),
+        let value = value()
+      else { return nil }
+      // A repeated key keeps its last value, as in Foundation.
+      values[key] = consume value
+    }
+    guard values.capacity > 2 * values.count + 16 else { return values }
+    var fitted = [String: StoredObject](minimumCapacity: values.count)
+    for (key, value) in values { fitted[key] = value }
+    return fitted
+  }
+
+  /// Past it a table grows as it fills: a 30 MB document reserves no 40 MB of table.
+  static let largestEstimate = 1 << 18
 
   /// The entries after `<dict>`, through `</dict>`, each value made an `Element` (an `Any`
   /// in nested dictionaries). A repeated key keeps its last value, as in Foundation.

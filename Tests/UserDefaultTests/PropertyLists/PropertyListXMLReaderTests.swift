@@ -256,6 +256,19 @@ struct PropertyListXMLReaderTests {
       + "<key>d2</key><integer>0</integer></dict></plist>",
   ]
 
+  @Test("A root of a few large values is held in a table of its size, not of the file's")
+  func fewLargeValuesKeepASmallTable() throws {
+    let large = String(repeating: "x", count: 1 << 20)
+    let text =
+      "<plist><dict><key>a</key><string>\(large)</string><key>b</key><integer>1</integer>"
+      + "</dict></plist>"
+    let values = try #require(
+      Data(text.utf8).withUnsafeBytes { PropertyListXMLReader.storedObjects(in: $0) })
+    #expect(values.count == 2)
+    // Sized from the document's length alone, the table would hold 32,768 entries.
+    #expect(values.capacity < 64)
+  }
+
   @Test(arguments: otherValidForms)
   func readsOtherValidFormsAsPropertyListSerializationDoes(_ text: String) throws {
     let data = Data(text.utf8)
