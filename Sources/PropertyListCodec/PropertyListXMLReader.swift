@@ -325,18 +325,40 @@ private struct Cursor {
     let estimate = min(Staging.entryCount(forDocumentOf: bytes.count), Self.largestEstimate)
     var values = [String: StoredObject](minimumCapacity: estimate)
     while true {
-      guard skipSpace() else { return nil }
-      if consume("</dict>") { break }
-      guard consume("<key>"), let key = text(closing: "</key>"), skipSpace(),
-        let value = value()
-      else { return nil }
+      switch nextEntry() {
       // A repeated key keeps its last value, as in Foundation.
-      values[key] = consume value
+      case .entry(let key, let value): values[key] = consume value
+      case .end: return fitted(values)
+      case .malformed: return nil
+      }
     }
+  }
+
+  /// `values`, or a copy the size of its contents when the estimate made it far too large.
+  func fitted(_ values: [String: StoredObject]) -> [String: StoredObject] {
     guard values.capacity > 2 * values.count + 16 else { return values }
     var fitted = [String: StoredObject](minimumCapacity: values.count)
     for (key, value) in values { fitted[key] = value }
     return fitted
+  }
+
+  enum Entry {
+    case entry(String, StoredObject)
+    /// `</dict>`
+    case end
+    /// Markup that is not a key, a value not understood, or the end of the document.
+    case malformed
+  }
+
+  /// The next entry of a dictionary, or its end.
+  @inline(__always)
+  mutating func nextEntry() -> Entry {
+    guard skipSpace() else { return .malformed }
+    if consume("</dict>") { return .end }
+    guard consume("<key>"), let key = text(closing: "</key>"), skipSpace(),
+      let value = value()
+    else { return .malformed }
+    return .entry(key, value)
   }
 
   /// Past it a table grows as it fills: a 30 MB document reserves no 40 MB of table.
@@ -352,13 +374,12 @@ private struct Cursor {
     defer { depth -= 1 }
     let start = staging.entries.count
     defer { staging.entries.removeSubrange(start...) }
-    while true {
-      guard skipSpace() else { return nil }
-      if consume("</dict>") { break }
-      guard consume("<key>"), let key = text(closing: "</key>"), skipSpace(),
-        let value = value()
-      else { return nil }
-      staging.entries.append((key, consume value))
+    entries: while true {
+      switch nextEntry() {
+      case .entry(let key, let value): staging.entries.append((key, consume value))
+      case .end: break entries
+      case .malformed: return nil
+      }
     }
     var values = [String: Element](minimumCapacity: staging.entries.count - start)
     // Moved out from the end, not copied from the start; an earlier repeated key found
