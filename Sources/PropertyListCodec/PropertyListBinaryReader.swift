@@ -346,11 +346,13 @@ package enum PropertyListBinaryReader {
         }
         return dictionary
       case 0x80:
-        // A UID: its marker counts its bytes less one. Foundation reads no more than four,
-        // so a wider one (a flipped byte makes one) is left to it, and the file is damaged.
+        // A UID: its marker counts its bytes less one. Foundation refuses one above
+        // `UInt32.max` (a flipped byte makes one), so that is left to it, and the file is
+        // damaged; widths past eight are left to it too.
         let width = Int(marker & 0x0F) + 1
-        guard width <= 4, offset + 1 + width <= table,
-          let number = Self.unsigned(bytes, at: offset + 1, width: width)
+        guard width <= 8, offset + 1 + width <= table,
+          let number = Self.unsigned(bytes, at: offset + 1, width: width),
+          number <= UInt32.max
         else { return nil }
         return PropertyListOpaque(value: .uid(UInt64(number)))
       default:

@@ -205,7 +205,8 @@ package struct PropertyListBinaryWriter {
       let number = beginScalar()
       switch opaque.value {
       case .null: bytes.append(0x00)
-      // A UID's marker counts its bytes less one: 1, 2 or 4, as the reader takes none wider.
+      // A UID's marker counts its bytes less one: 1, 2 or 4, as the reader takes none
+      // above `UInt32.max`.
       case .uid(let value): append(unsigned: value, markerBase: 0x80, countsBytes: true)
       }
       return number

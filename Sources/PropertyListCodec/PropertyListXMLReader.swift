@@ -68,16 +68,15 @@ package enum PropertyListXMLReader {
   private static func read<Root>(
     _ bytes: UnsafeRawBufferPointer, root: (inout Cursor) -> Root?
   ) -> Root? {
-    let needed = Staging.reservation(forDocumentOf: bytes.count)
-    var staging = spareStaging.take(forBytes: needed) ?? Staging()
-    staging.reserve(forDocumentOf: bytes.count)
+    let staging = spareStaging.take(forBytes: 0) ?? Staging()
     var reader = Cursor(bytes: bytes, staging: consume staging)
     let document = reader.document(root: root)
     spareStaging.keep(reader.emptiedStaging())
     return document
   }
 
-  /// A 1,000-key file stages about 48 KB.
+  /// Nested containers stage here (the root dictionary goes straight to its table), so
+  /// a file of nested values reuses the arrays of the read before.
   private static let spareStaging = Spare<Staging> { $0.bytes }
 }
 
@@ -95,22 +94,11 @@ private struct Staging {
       + elements.capacity * MemoryLayout<Any>.stride
   }
 
-  /// Bytes of text per entry that reservations assume: at least 18 (`<key></key><true/>`),
-  /// 32 or more in most files; shorter entries only make the array grow once.
+  /// Bytes of text per entry the root table's estimate assumes: at least 18
+  /// (`<key></key><true/>`), 32 or more in most files.
   static let textPerEntry = 32
 
   static func entryCount(forDocumentOf count: Int) -> Int { count / textPerEntry }
-
-  /// The bytes ``reserve(forDocumentOf:)`` asks for a document of `count` bytes.
-  static func reservation(forDocumentOf count: Int) -> Int {
-    entryCount(forDocumentOf: count) * MemoryLayout<(String, StoredObject)>.stride
-  }
-
-  /// Makes room for every entry up front, so the stack never grows by copying. Large
-  /// reservations are mapped lazily: pages a file with few entries never uses cost nothing.
-  mutating func reserve(forDocumentOf count: Int) {
-    entries.reserveCapacity(Self.entryCount(forDocumentOf: count))
-  }
 
   mutating func empty() {
     text.removeAll(keepingCapacity: true)
@@ -327,23 +315,15 @@ private struct Cursor {
     while true {
       switch nextEntry() {
       // A repeated key keeps its last value, as in Foundation.
-      case .entry(let key, let value): values[key] = consume value
-      case .end: return fitted(values)
+      case .pair(let key, let value): values[key] = consume value
+      case .end: return values.shrunkToFit()
       case .malformed: return nil
       }
     }
   }
 
-  /// `values`, or a copy the size of its contents when the estimate made it far too large.
-  func fitted(_ values: [String: StoredObject]) -> [String: StoredObject] {
-    guard values.capacity > 2 * values.count + 16 else { return values }
-    var fitted = [String: StoredObject](minimumCapacity: values.count)
-    for (key, value) in values { fitted[key] = value }
-    return fitted
-  }
-
   enum Entry {
-    case entry(String, StoredObject)
+    case pair(key: String, value: StoredObject)
     /// `</dict>`
     case end
     /// Markup that is not a key, a value not understood, or the end of the document.
@@ -358,7 +338,7 @@ private struct Cursor {
     guard consume("<key>"), let key = text(closing: "</key>"), skipSpace(),
       let value = value()
     else { return .malformed }
-    return .entry(key, value)
+    return .pair(key: key, value: value)
   }
 
   /// Past it a table grows as it fills: a 30 MB document reserves no 40 MB of table.
@@ -376,7 +356,7 @@ private struct Cursor {
     defer { staging.entries.removeSubrange(start...) }
     entries: while true {
       switch nextEntry() {
-      case .entry(let key, let value): staging.entries.append((key, consume value))
+      case .pair(let key, let value): staging.entries.append((key, consume value))
       case .end: break entries
       case .malformed: return nil
       }
@@ -750,4 +730,15 @@ private struct Cursor {
     table[Int(UInt8(ascii: "="))] = pad
     return table
   }()
+}
+
+extension Dictionary {
+  /// The dictionary, or a copy the size of its contents when it holds far more room than
+  /// entries (a root table sized from a document of a few large values).
+  fileprivate func shrunkToFit() -> Self {
+    guard capacity > 2 * count + 16 else { return self }
+    var fitted = Self(minimumCapacity: count)
+    for (key, value) in self { fitted[key] = value }
+    return fitted
+  }
 }

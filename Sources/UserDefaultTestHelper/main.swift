@@ -257,13 +257,20 @@ case "search-list":
   }
 case "library-default":
   // library-default <key>: after makeLibraryDefault(), adds 1 to <key> through the typed
-  // `.standard` subscript and 10 through `libraryDefault`, prints what each reads, and
-  // exits normally (the exit flush saves).
-  _ = try? PreferencesStore.makeLibraryDefault()
+  // `.standard` subscript and 10 through `libraryDefault`, prints what each reads and
+  // whether the default is a store, and exits normally (the exit flush saves).
+  do {
+    try PreferencesStore.makeLibraryDefault()
+  } catch {
+    print("error \(error)")
+    exit(1)
+  }
   let hits = UserDefaults.Key<Int>(arguments[2], default: 0)
   UserDefaults.standard[hits] += 1
   UserDefaults.libraryDefault[hits] += 10
-  print(UserDefaults.standard[hits], UserDefaults.libraryDefault[hits])
+  print(
+    UserDefaults.standard[hits], UserDefaults.libraryDefault[hits],
+    UserDefaults.libraryDefault is PreferencesStore)
 case "write":
   for sample in samples { sample.write(defaults) }
   for sample in samples {

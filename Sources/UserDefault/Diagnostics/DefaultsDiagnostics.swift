@@ -32,9 +32,9 @@ public enum DefaultsDiagnostics {
   /// the innermost wins. Events on other threads (a background flush) still go globally.
   ///
   /// ```swift
-  /// var events: [DefaultsDiagnostic] = []   // in a test: collect, then expect
-  /// DefaultsDiagnostics.withHandler({ event in record(event) }) {
-  ///   _ = defaults[.launchCount]   // a wrong type stored here reaches `record`
+  /// let events = Mutex<[DefaultsDiagnostic]>([])   // in a test: collect, then expect
+  /// DefaultsDiagnostics.withHandler({ event in events.withLock { $0.append(event) } }) {
+  ///   _ = defaults[.launchCount]   // a wrong type stored here reaches `events`
   /// }
   /// ```
   ///

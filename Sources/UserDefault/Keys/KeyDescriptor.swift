@@ -22,12 +22,12 @@ struct KeyDescriptor<Value> {
   /// - Throws: `.invalidKey` for a name no file can hold, else what the bridge throws.
   @inlinable
   func storedForm(of value: Value) throws(DefaultsError) -> Any? {
-    guard isValidName else { throw invalidName() }
+    guard isValidName else { throw invalidNameError() }
     return try bridge.encode(value)
   }
 
   @usableFromInline
-  func invalidName() -> DefaultsError {
+  func invalidNameError() -> DefaultsError {
     DefaultsError(.invalidKey, KeyName.problem(with: name) ?? name)
   }
 

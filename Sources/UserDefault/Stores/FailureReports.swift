@@ -4,8 +4,8 @@ struct FailureReports {
   /// A damaged file that could not be moved aside, reported: never written over.
   private(set) var stuckDamage: PreferencesFile.Identity?
   private var lastFailure: String?
-  /// A damaged file seen by a look that repairs nothing, left for the next look.
-  private var unrepairedDamage: PreferencesFile.Identity?
+  /// A damaged file a poll left for the next look.
+  private var deferredDamage: PreferencesFile.Identity?
 
   /// Whether `failure` differs from the last one reported; it is the last one from now on.
   mutating func isNew(_ failure: String) -> Bool {
@@ -19,15 +19,16 @@ struct FailureReports {
     return stuckDamage != identity
   }
 
-  /// Whether `identity` is a damaged file not seen before; it is the one seen from now on.
-  mutating func isFirstSightOfDamage(_ identity: PreferencesFile.Identity?) -> Bool {
-    defer { unrepairedDamage = identity }
-    return identity == nil || unrepairedDamage != identity
+  /// Whether to leave the damaged file `identity` for the next look: yes unless the last
+  /// look found it, unchanged. It is the one found from now on.
+  mutating func shouldDeferRepair(of identity: PreferencesFile.Identity?) -> Bool {
+    defer { deferredDamage = identity }
+    return identity == nil || deferredDamage != identity
   }
 
   /// A write succeeded: the next failure is new.
   mutating func writeSucceeded() { lastFailure = nil }
 
   /// The file was read or written whole: no damaged file is stuck in its place.
-  mutating func fileIsSound() { stuckDamage = nil }
+  mutating func fileIsSound() { (stuckDamage, deferredDamage) = (nil, nil) }
 }

@@ -454,14 +454,15 @@ final class FileStore: StoreBackend {
       )
     }
     // No `stat` before the first load: the read takes the identity from its descriptor.
+    var found: PreferencesFile.Identity?
     if hasLoaded {
-      let identity = file.identity()
-      guard identity != known && (identity == nil || identity != stuck) else { return }
+      found = file.identity()
+      guard found != known && (found == nil || found != stuck) else { return }
     }
     // Nothing to write or repair: no lock (a first open would create it), no directory
     // checks.
     if hasNothingPending {
-      switch file.valuesWithoutRepair(indexing: !hasLoaded) {
+      switch file.readWithoutLock(indexing: !hasLoaded) {
       case .values(let values, let identity, let format):
         adopt(values, identity: identity, format: format ?? newFileFormat, flushed: [:])
         return
@@ -469,9 +470,7 @@ final class FileStore: StoreBackend {
         // A program that writes the file in place leaves it half-written for a moment;
         // moving it aside then would leave that program's values in the damaged copy.
         // Damage still there, unchanged, at the next look is repaired.
-        let identity = file.identity()
-        let isFirstSight = state.withLock { $0.state.reports.isFirstSightOfDamage(identity) }
-        if isFirstSight { return }
+        if state.withLock({ $0.state.reports.shouldDeferRepair(of: found) }) { return }
       case .unusable, .needsLock: break
       }
     }

@@ -310,7 +310,7 @@ package struct PreferencesFile: Sendable {
   }
 
   /// What a read without the lock finds.
-  enum Unrepaired {
+  enum UnlockedRead {
     case values(StoredValues, identity: Identity?, format: Format?)
     /// Not a property-list dictionary now; a program that rewrites the file in place may
     /// not be done with it.
@@ -321,7 +321,7 @@ package struct PreferencesFile: Sendable {
 
   /// The values, unless ``read()`` would repair (move aside, drop values), which needs
   /// the lock. Safe without it: this library's writers replace files whole, by `rename`.
-  func valuesWithoutRepair(indexing: Bool) -> Unrepaired {
+  func readWithoutLock(indexing: Bool) -> UnlockedRead {
     switch load(indexing: indexing) {
     case .missing: return .values(StoredValues(), identity: nil, format: nil)
     case .loaded(let values, foreign: false, let identity, let format):

@@ -7,7 +7,8 @@ extension UserDefaults {
   /// unretained; any other instance is found in ``FoundationInstances`` (a
   /// ``BackendCarrier`` there gives its own). The standard suite gives way to the task's
   /// ``ScopedDefault``, if any, else to the store ``PreferencesStore/makeLibraryDefault()``
-  /// chose: two engines of one file would each save their own view of it.
+  /// chose: two engines of one file would each save their own view of it. That costs the
+  /// standard suite's calls one uncontended lock more.
   ///
   /// - Parameter body: What to do with the backend; it must not keep it past the call
   ///   (``backend`` gives one to keep).

@@ -60,8 +60,7 @@ public struct UserDefault<Value> {
   ///   - suite: The `UserDefaults` to use.
   ///   - defaults: The same parameter under another name.
   ///
-  /// `@UserDefault("is_discount_provided", defaultValue: false) var isDiscountProvided: Bool`
-  /// instead.
+  /// Write `@UserDefault("is_discount_provided", defaultValue: false) var flag: Bool`.
   @available(
     *, unavailable, renamed: "init(_:defaultValue:suite:defaults:)",
     message: "the string-key wrapper's default is labelled defaultValue:"

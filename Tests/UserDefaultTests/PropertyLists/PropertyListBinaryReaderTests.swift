@@ -74,18 +74,22 @@ struct PropertyListBinaryReaderTests {
     #expect((try? PropertyListSerialization.propertyList(from: written, format: nil)) != nil)
   }
 
-  @Test("A UID wider than four bytes is left to Foundation, which refuses the file")
-  func leavesWideUIDsToFoundation() {
-    // { "u": UID } with the UID's bytes 1, 2, 4 (read) and 5, 6, 8 (left to Foundation).
-    // A flipped byte that turned a real's marker (0x23) into 0x85 made the 6-byte one; the
-    // store read it, wrote it back as 8 bytes, and Foundation read neither file.
-    for width in [1, 2, 4, 5, 6, 8] {
-      let uid = [0x80 | UInt8(width - 1)] + [UInt8](repeating: 1, count: width)
-      let data = Self.document(objects: [[0xD1, 1, 2], [0x51, 0x75], uid])
+  @Test("A UID above UInt32.max is left to Foundation, which refuses the file")
+  func leavesLargeUIDsToFoundation() {
+    // { "u": UID } with the UID's marker and bytes. A flipped byte that turned a real's
+    // marker (0x23) into 0x85 made the 6-byte one; the store read it, wrote it back as 8
+    // bytes, and Foundation read neither file.
+    let uids: [(bytes: [UInt8], isRead: Bool)] = [
+      ([0x80, 7], true), ([0x81, 1, 0x2C], true), ([0x83, 0xFF, 0xFF, 0xFF, 0xFF], true),
+      ([0x84, 0, 0, 0, 0, 1], true), ([0x87, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF], true),
+      ([0x87, 0, 0, 0, 1, 0, 0, 0, 0], false), ([0x85, 0x3F, 0xE8, 0, 0, 0, 0], false),
+    ]
+    for uid in uids {
+      let data = Self.document(objects: [[0xD1, 1, 2], [0x51, 0x75], uid.bytes])
       let read = data.withUnsafeBytes(PropertyListBinaryReader.storedObjects)
       let foundation = try? PropertyListSerialization.propertyList(from: data, format: nil)
-      #expect((read != nil) == (width <= 4), "width \(width)")
-      #expect((foundation != nil) == (width <= 4), "width \(width): Foundation's limit moved")
+      #expect((read != nil) == uid.isRead, "\(uid.bytes)")
+      #expect((foundation != nil) == uid.isRead, "\(uid.bytes): Foundation's rule moved")
     }
   }
 

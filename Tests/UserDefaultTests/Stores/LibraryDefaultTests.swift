@@ -14,8 +14,9 @@ struct LibraryDefaultTests {
       "UserDefaultTestHelper", ["library-default", "hits"],
       environment: ["XDG_CONFIG_HOME": directory.path, "HOME": directory.path])
     #expect(result.status == 0, "\(result.error)")
-    // Two engines of one file each kept their own count, and the later save won.
-    #expect(result.output == "11 11\n")
+    // Before, the two went to two engines of one file, each kept its own count, and the
+    // later save won: the file held 1.
+    #expect(result.output == "11 11 true\n")
     let file = directory.path + "/UserDefaultTestHelper.plist"
     #expect(try PropertyListFile.values(at: file)["hits"] as? Int == 11)
   }
