@@ -43,8 +43,7 @@ struct StoreFaultOrderTests {
     let final = try PropertyListFile.values(at: path)
     for index in 0..<5 { #expect(final["k\(index)"] as? String == "v\(index)") }
     #expect(final["after"] as? Int == 1)
-    let backups = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-      .filter { $0.hasPrefix("fault.plist.damaged-") }
+    let backups = try backups(in: directory)
     #expect(backups.count == 1)
     #expect(
       backups.first.map { FileManager.default.contents(atPath: directory.path + "/" + $0) }
