@@ -44,7 +44,7 @@ package enum PropertyListBinaryReader {
     return isRead ? values : nil
   }
 
-  /// The root dictionary as a ``PropertyListBinaryIndex`` when every key is an ASCII
+  /// The root dictionary as a ``PropertyListIndex`` when every key is an ASCII
   /// string; `nil` otherwise. Accepts nothing ``storedObjects(in:)`` refuses: the same
   /// code reads both. Cost: the values' reads, and a hash of each key's bytes; no `String`.
   ///
@@ -52,21 +52,20 @@ package enum PropertyListBinaryReader {
   /// - Returns: The root dictionary, indexed.
   ///
   ///     let index = data.withUnsafeBytes(PropertyListBinaryReader.index)
-  package static func index(in bytes: UnsafeRawBufferPointer) -> PropertyListBinaryIndex? {
-    var index: PropertyListBinaryIndex?
+  package static func index(in bytes: UnsafeRawBufferPointer) -> PropertyListIndex? {
+    var builder: PropertyListIndex.Builder?
     let isRead = forEachRootEntry(in: bytes) { keys, count in
       // Markers first: a file with a UTF-16 key costs this scan, not a whole read. A
       // false ASCII marker is caught by `asciiString(at:)`.
       for number in 0..<count where !keys.isASCIIStringObject(keyAt: number) { return false }
-      index = PropertyListBinaryIndex(of: bytes, capacity: count)
-      return index != nil
+      builder = PropertyListIndex.Builder(over: bytes, expectedCount: count)
+      return builder != nil
     } visit: { document, keyNumber, value in
       guard let key = document.asciiString(at: keyNumber) else { return false }
-      return index?.insert(keyAt: key.start, count: key.count, object: consume value) ?? false
+      return builder?.insert(keyAt: key.start, count: key.count, object: consume value) ?? false
     }
     guard isRead else { return nil }
-    index?.dropValueBytes()
-    return index
+    return builder?.index()
   }
 
   /// Hands `visit` each root entry's key number and value, after `reserve` (which may
@@ -230,7 +229,7 @@ package enum PropertyListBinaryReader {
       guard let offset = offset(of: number), bytes[offset] & 0xF0 == 0x50,
         let (count, start) = sized(at: offset), count <= table - start
       else { return nil }
-      let isASCII = PropertyListBinaryIndex.isASCII(
+      let isASCII = PropertyListIndex.isASCII(
         UnsafeRawBufferPointer(rebasing: bytes[start..<(start + count)]))
       return isASCII ? (start, count) : nil
     }

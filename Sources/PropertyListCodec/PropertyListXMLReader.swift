@@ -49,6 +49,19 @@ package enum PropertyListXMLReader {
     read(bytes) { $0.rootDictionary() }
   }
 
+  /// The root dictionary as a ``PropertyListIndex``, when every key is plain ASCII text (no
+  /// character reference, no CDATA) and none is repeated; `nil` otherwise. Accepts nothing
+  /// ``storedObjects(in:)`` refuses: the same code reads both.
+  ///
+  /// - Parameter bytes: The file's bytes.
+  /// - Returns: The root dictionary, indexed. Cost: the values' reads, and a hash of each
+  ///   key's bytes; no `String` for a key.
+  ///
+  ///     let index = data.withUnsafeBytes(PropertyListXMLReader.index)
+  package static func index(in bytes: UnsafeRawBufferPointer) -> PropertyListIndex? {
+    read(bytes) { $0.rootIndex() }
+  }
+
   /// The root value, of any property-list type, of the XML property list in `data`; for
   /// the `defaults` tool, which also reads values written as XML on its command line.
   ///
@@ -322,27 +335,74 @@ private struct Cursor {
     }
   }
 
-  enum Entry {
-    case pair(key: String, value: StoredObject)
+  /// The root dictionary as an index, when each key is plain ASCII text (no reference, no
+  /// CDATA) and none is repeated; `nil` otherwise, and for any root ``rootDictionary()``
+  /// refuses.
+  mutating func rootIndex() -> PropertyListIndex? {
+    if consume("<dict/>") {
+      return PropertyListIndex.Builder(over: bytes, expectedCount: 0)?.index()
+    }
+    guard consume("<dict>") else { return nil }
+    depth += 1
+    defer { depth -= 1 }
+    // A few large values would make an estimate from the length far too large: the table
+    // starts at most middling, and the first time it fills, the rest is projected from the
+    // share of the document read so far.
+    guard
+      var builder = PropertyListIndex.Builder(
+        over: bytes,
+        expectedCount: min(Staging.entryCount(forDocumentOf: bytes.count), Self.firstEstimate))
+    else { return nil }
+    var isProjected = false
+    while true {
+      switch nextEntry(key: { $0.asciiText(closing: "</key>") }) {
+      case .pair(let key, let value):
+        if builder.isFull && !isProjected {
+          isProjected = true
+          // Twice the projection: a table near half full probes further on every insert.
+          let projected = builder.count * 2 * (bytes.count / position + 1)
+          guard builder.reserve(min(projected, Self.largestEstimate)) else { return nil }
+        }
+        // A repeated key is left to the dictionary, in which the last value wins.
+        guard builder.insert(keyAt: key.lowerBound, count: key.count, object: consume value)
+        else { return nil }
+      case .end: return builder.index()
+      case .malformed: return nil
+      }
+    }
+  }
+
+  enum Entry<Key> {
+    case pair(key: Key, value: StoredObject)
     /// `</dict>`
     case end
-    /// Markup that is not a key, a value not understood, or the end of the document.
+    /// Markup that is not a key, a key `readKey` refuses, a value not understood, or the
+    /// end of the document.
     case malformed
   }
 
-  /// The next entry of a dictionary, or its end.
+  /// The next entry of a dictionary, or its end; the key read by `readKey` after `<key>`.
   @inline(__always)
-  mutating func nextEntry() -> Entry {
+  mutating func nextEntry<Key>(key readKey: (inout Cursor) -> Key?) -> Entry<Key> {
     guard skipSpace() else { return .malformed }
     if consume("</dict>") { return .end }
-    guard consume("<key>"), let key = text(closing: "</key>"), skipSpace(),
-      let value = value()
-    else { return .malformed }
+    guard consume("<key>"), let key = readKey(&self), skipSpace(), let value = value() else {
+      return .malformed
+    }
     return .pair(key: key, value: value)
+  }
+
+  /// The next entry of a dictionary, its key a `String`, or its end.
+  @inline(__always)
+  mutating func nextEntry() -> Entry<String> {
+    nextEntry(key: { $0.text(closing: "</key>") })
   }
 
   /// Past it a table grows as it fills: a 30 MB document reserves no 40 MB of table.
   static let largestEstimate = 1 << 18
+
+  /// An index's first table, before it can project: rehashing it costs a hash a key.
+  static let firstEstimate = 1 << 12
 
   /// The entries after `<dict>`, through `</dict>`, each value made an `Element` (an `Any`
   /// in nested dictionaries). A repeated key keeps its last value, as in Foundation.
@@ -395,31 +455,11 @@ private struct Cursor {
   /// Foundation would replace rather than refuse).
   mutating func text(closing: StaticString) -> String? {
     let start = position
-    // A local index: `position` lives in `self`, which the loops would store every byte.
-    var end = start
-    // Eight bytes at a time while none is `<` or `&`, then byte by byte.
-    var wordBits: UInt64 = 0
-    if let base = bytes.baseAddress {
-      while bytes.count - end >= 8 {
-        let word = base.loadUnaligned(fromByteOffset: end, as: UInt64.self)
-        if Self.hasByte(UInt8(ascii: "<"), in: word) || Self.hasByte(UInt8(ascii: "&"), in: word) {
-          break
-        }
-        wordBits |= word
-        end += 8
-      }
-    }
-    var bits: UInt8 = wordBits & 0x8080_8080_8080_8080 == 0 ? 0 : 0x80
-    while end < bytes.count {
-      let byte = bytes[end]
-      if byte == UInt8(ascii: "<") || byte == UInt8(ascii: "&") { break }
-      bits |= byte
-      end += 1
-    }
-    position = end
+    let isASCII = skipCharacterData()
+    let end = position
     if consume(closing) {
       let content = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
-      guard bits < 0x80 else { return Self.validatedString(content) }
+      guard isASCII else { return Self.validatedString(content) }
       // ASCII cannot be invalid. Made in place: `String(decoding:as:)` costs more a key.
       return String(unsafeUninitializedCapacity: content.count) { buffer in
         UnsafeMutableRawBufferPointer(buffer).copyMemory(from: content)
@@ -444,6 +484,45 @@ private struct Cursor {
       }
     }
     return nil
+  }
+
+  /// Where character data through `closing` lies, when its bytes are all its text (no
+  /// reference, no CDATA) and ASCII; `nil` otherwise, whatever ``text(closing:)`` would say.
+  @inline(__always)
+  mutating func asciiText(closing: StaticString) -> Range<Int>? {
+    let start = position
+    guard skipCharacterData() else { return nil }
+    let end = position
+    guard consume(closing) else { return nil }
+    return start..<end
+  }
+
+  /// Moves to the next `<` or `&` (or the end); whether every byte passed is ASCII.
+  @inline(__always)
+  mutating func skipCharacterData() -> Bool {
+    // A local index: `position` lives in `self`, which the loops would store every byte.
+    var end = position
+    // Eight bytes at a time while none is `<` or `&`, then byte by byte.
+    var wordBits: UInt64 = 0
+    if let base = bytes.baseAddress {
+      while bytes.count - end >= 8 {
+        let word = base.loadUnaligned(fromByteOffset: end, as: UInt64.self)
+        if Self.hasByte(UInt8(ascii: "<"), in: word) || Self.hasByte(UInt8(ascii: "&"), in: word) {
+          break
+        }
+        wordBits |= word
+        end += 8
+      }
+    }
+    var bits: UInt8 = wordBits & 0x8080_8080_8080_8080 == 0 ? 0 : 0x80
+    while end < bytes.count {
+      let byte = bytes[end]
+      if byte == UInt8(ascii: "<") || byte == UInt8(ascii: "&") { break }
+      bits |= byte
+      end += 1
+    }
+    position = end
+    return bits < 0x80
   }
 
   /// Whether any byte of `word` is `byte` (the zero-byte test, `byte` XORed out; exact).

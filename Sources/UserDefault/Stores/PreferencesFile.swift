@@ -225,15 +225,19 @@ package struct PreferencesFile: Sendable {
   }
 
   /// `foreign`: Foundation read it, so it may hold values no writer can store. `indexing`:
-  /// binary values may come as an index (``StoredValues``), for a store that keeps them.
+  /// values may come as an index (``StoredValues``), for a store that keeps them. A file
+  /// the index declines (a key not ASCII, a repeated key) is read again whole.
   private static func parse(
     _ bytes: UnsafeRawBufferPointer, indexing: Bool
   ) -> Result<(values: StoredValues, foreign: Bool, format: Format), Failure> {
     if bytes.isEmpty { return .failure("it is empty") }
     let format: Format = bytes.starts(with: "bplist".utf8) ? .binary : .xml
     // Own readers are faster; what they doubt goes to Foundation, which also judges damage.
-    if format == .binary, indexing, let index = PropertyListBinaryReader.index(in: bytes) {
-      return .success((StoredValues(index), foreign: false, format: .binary))
+    if indexing,
+      let index = format == .binary
+        ? PropertyListBinaryReader.index(in: bytes) : PropertyListXMLReader.index(in: bytes)
+    {
+      return .success((StoredValues(index), foreign: false, format: format))
     }
     if format == .binary, let values = PropertyListBinaryReader.storedObjects(in: bytes) {
       return .success((StoredValues(values), foreign: false, format: .binary))

@@ -1,11 +1,11 @@
 import Foundation
 import PropertyListCodec
 
-/// A suite's values by name: a dictionary, or, after a binary file was read, a
-/// ``PropertyListBinaryIndex`` of it until a use a lookup cannot serve (a write, a
-/// listing) makes the dictionary. A cold open followed by reads never pays for it.
+/// A suite's values by name: a dictionary, or, after a store's first read of its file, a
+/// ``PropertyListIndex`` of it until a use a lookup cannot serve (a write, a listing)
+/// makes the dictionary. A cold open followed by reads never pays for it.
 struct StoredValues {
-  private var index: PropertyListBinaryIndex?
+  private var index: PropertyListIndex?
   /// Empty while the values are ``isIndexed``.
   private var table: [String: StoredObject]
 
@@ -14,7 +14,7 @@ struct StoredValues {
     index = nil
   }
 
-  init(_ index: PropertyListBinaryIndex) {
+  init(_ index: PropertyListIndex) {
     table = [:]
     self.index = index
   }
