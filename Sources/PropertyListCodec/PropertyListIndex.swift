@@ -13,7 +13,8 @@ import Foundation
 /// A struct: a class's `var` arrays are checked for exclusive access on every lookup.
 ///
 /// Cost in memory: a copy of the file (or of its keys' bytes), eight bytes and a stored
-/// object a key, and four bytes a slot at most half full; dropped with the dictionary.
+/// object a key, and four bytes a slot (at most half full, a quarter after a projection);
+/// dropped with the dictionary.
 package struct PropertyListIndex {
   /// The file's bytes, or only its keys' when they are a small part of it.
   private let bytes: [UInt8]
@@ -92,6 +93,9 @@ package struct PropertyListIndex {
   }
 
   /// The dictionary the table stands for: what the reader would have made.
+  ///
+  /// Cost: a `String` and an insertion a key, about what the reader's dictionary costs; the
+  /// index's own work is not repeated.
   package func dictionary() -> [String: StoredObject] {
     var values: [String: StoredObject] = [:]
     values.reserveCapacity(objects.count)
@@ -182,7 +186,10 @@ package struct PropertyListIndex {
     /// A builder for about `expectedCount` keys (the table grows past an estimate); `nil`
     /// beyond what four-byte offsets number.
     init?(over document: UnsafeRawBufferPointer, expectedCount: Int) {
-      guard document.count < Int(UInt32.max) else { return nil }
+      // Compared as 64-bit: `Int(UInt32.max)` traps where `Int` is 32 bits (watchOS).
+      guard UInt64(document.count) < UInt64(UInt32.max), expectedCount < Self.mostKeys else {
+        return nil
+      }
       self.document = document
       var size = 8
       while size < expectedCount * 2 { size <<= 1 }
@@ -192,19 +199,26 @@ package struct PropertyListIndex {
       keys.reserveCapacity(expectedCount)
     }
 
-    /// Whether the next key makes the table grow (it doubles, unless ``reserve(_:)`` says
-    /// more first).
+    /// Past it, four-byte slots could not number the keys (as 32-bit `Int` would hold).
+    private static let mostKeys = Int(Int32.max) / 4
+
+    /// Whether the table is as full as it may be: the next key makes it double, unless
+    /// ``reserve(_:)`` makes room first.
     var isFull: Bool { (objects.count + 1) * 2 > slots.count }
 
     var count: Int { objects.count }
 
-    /// Makes room for `count` keys in all, at once; `false` as ``insert(keyAt:count:object:)``.
+    /// Makes room for about `count` keys in all, at once; `false` as
+    /// ``insert(keyAt:count:object:)``. The table is made at most a quarter full: a
+    /// projected count may fall short, and a table near half full probes further. Room in
+    /// the arrays that a projection overshot is allocated, not written: its pages are
+    /// never made resident.
     mutating func reserve(_ count: Int) -> Bool {
-      guard count < Int(UInt32.max) / 2 else { return false }
+      guard count < Self.mostKeys else { return false }
       objects.reserveCapacity(count)
       keys.reserveCapacity(count)
       var size = slots.count
-      while size < count * 2 { size <<= 1 }
+      while size < count * 4 { size <<= 1 }
       return size == slots.count || grow(to: size)
     }
 
@@ -212,7 +226,7 @@ package struct PropertyListIndex {
     /// after which the builder is not to be used, for a repeated key or one past
     /// ``longestProbe``.
     mutating func insert(keyAt start: Int, count: Int, object: consuming StoredObject) -> Bool {
-      guard objects.count < Int(UInt32.max) / 2, !isFull || grow(to: slots.count * 2) else {
+      guard objects.count < Self.mostKeys, !isFull || grow(to: slots.count * 2) else {
         return false
       }
       let place = KeyPlace(start: UInt32(start), count: UInt32(count))
@@ -228,7 +242,7 @@ package struct PropertyListIndex {
     /// are a small part of it, so large values are not held twice.
     consuming func index() -> PropertyListIndex {
       let keyBytes = keys.reduce(0) { $0 + Int($1.count) }
-      guard document.count > 4 * keyBytes + 65_536 else {
+      guard keyBytes == 0 || document.count > 4 * keyBytes + 65_536 else {
         return PropertyListIndex(self, bytes: Array(document))
       }
       var compact: [UInt8] = []

@@ -355,12 +355,11 @@ private struct Cursor {
     else { return nil }
     var isProjected = false
     while true {
-      switch nextEntry(key: { $0.asciiText(closing: "</key>") }) {
+      switch nextEntry(key: { $0.asciiTextRange(closing: "</key>") }) {
       case .pair(let key, let value):
         if builder.isFull && !isProjected {
           isProjected = true
-          // Twice the projection: a table near half full probes further on every insert.
-          let projected = builder.count * 2 * (bytes.count / position + 1)
+          let projected = builder.count * (bytes.count / position + 1)
           guard builder.reserve(min(projected, Self.largestEstimate)) else { return nil }
         }
         // A repeated key is left to the dictionary, in which the last value wins.
@@ -489,11 +488,11 @@ private struct Cursor {
   /// Where character data through `closing` lies, when its bytes are all its text (no
   /// reference, no CDATA) and ASCII; `nil` otherwise, whatever ``text(closing:)`` would say.
   @inline(__always)
-  mutating func asciiText(closing: StaticString) -> Range<Int>? {
+  mutating func asciiTextRange(closing: StaticString) -> Range<Int>? {
     let start = position
-    guard skipCharacterData() else { return nil }
+    let isASCII = skipCharacterData()
     let end = position
-    guard consume(closing) else { return nil }
+    guard isASCII, consume(closing) else { return nil }
     return start..<end
   }
 

@@ -17,7 +17,7 @@ final class FileStore: StoreBackend {
 
   private struct State {
     /// ``StoredObject``s, so a typed scalar read makes no runtime cast; after a cold open
-    /// of a binary file, an index of it until a write.
+    /// that the library's own reader read, an index of the file until a write.
     var values = StoredValues()
     var search: SearchList
     var pending = PendingWrites<Void>()

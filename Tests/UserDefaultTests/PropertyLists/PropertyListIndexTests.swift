@@ -96,19 +96,36 @@ struct PropertyListIndexTests {
   }
 
   @Test(
-    "An XML file whose table fills: it grows as projected, or further, and every key is found",
-    arguments: [0, 200])
-  func xmlTableGrows(longKeys: Int) throws {
-    // The table starts at 256 keys and, when full, makes room for what the rest of the
-    // document promises at the length of its entries so far. Long keys first make that
-    // promise too small, and the table doubles past it.
+    "An XML file whose table fills: it grows as projected, then doubles, and every key is found",
+    arguments: [(0, 32_768), (4_200, 131_072)])
+  func xmlTableGrows(longKeys: Int, slots: Int) throws {
+    // The table starts at 4,096 keys at most (8,192 slots). Full, it makes room for what
+    // the rest promises at the length of the entries so far: 5,000 short ones project
+    // 8,192 keys (32,768 slots). 4,200 long ones first project 12,288 (65,536 slots), too
+    // few for the 40,000 short ones after them: the table doubles once more.
     let long = (0..<longKeys).map { "<key>\(String(repeating: "x", count: 200))\($0)</key><true/>" }
-    let short = (0..<5_000).map { "<key>k\($0)</key><true/>" }
-    let data = Data("<plist><dict>\((long + short).joined())</dict></plist>".utf8)
+    let short = (0..<(longKeys == 0 ? 5_000 : 40_000)).map { "<key>k\($0)</key><true/>" }
+    let entries = (long + short).joined()
+    let data = Data("<plist><dict>\(entries)</dict></plist>".utf8)
     let made = try #require(index(data))
     #expect(made.count == long.count + short.count)
-    #expect(made.slotCount >= 2 * made.count)
+    #expect(made.slotCount == slots)
     try expectSameAsReader(data, "\(longKeys) long keys")
+    // The first key again, after the table was made again: found, so declined.
+    let repeated = Data("<plist><dict>\(entries)<key>k0</key><false/></dict></plist>".utf8)
+    #expect(index(repeated) == nil)
+    #expect(storedObjects(repeated)?["k0"]?.object as? Bool == false)
+  }
+
+  @Test("An empty root dictionary is an empty index")
+  func emptyRoot() throws {
+    let made = try #require(index(Data("<plist><dict/></plist>".utf8)))
+    #expect(made.count == 0)
+    #expect(made.heldBytes == 0)
+    guard case .absent = made.lookup("k") else {
+      Issue.record("a key found in an empty index")
+      return
+    }
   }
 
   @Test("An XML file, every truncation and every byte changed: never more than the reader")
