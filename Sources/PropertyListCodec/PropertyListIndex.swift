@@ -97,18 +97,24 @@ package struct PropertyListIndex {
   /// Cost: a `String` and an insertion a key, about what the reader's dictionary costs; the
   /// index's own work is not repeated.
   package func dictionary() -> [String: StoredObject] {
-    var values: [String: StoredObject] = [:]
-    values.reserveCapacity(objects.count)
-    bytes.withUnsafeBytes { all in
-      for number in objects.indices {
-        let key = Self.bytes(of: keys[number], in: all)
-        // ASCII, so valid: made in place, cheaper than `String(decoding:as:)`.
-        let name = String(unsafeUninitializedCapacity: key.count) { buffer in
-          UnsafeMutableRawBufferPointer(buffer).copyMemory(from: key)
-          return key.count
-        }
-        values[name] = objects[number]
+    bytes.withUnsafeBytes {
+      Self.dictionary(keys: keys, objects: objects, in: $0, minimumCapacity: objects.count)
+    }
+  }
+
+  private static func dictionary(
+    keys: [KeyPlace], objects: [StoredObject], in all: UnsafeRawBufferPointer,
+    minimumCapacity: Int
+  ) -> [String: StoredObject] {
+    var values = [String: StoredObject](minimumCapacity: max(minimumCapacity, objects.count))
+    for number in objects.indices {
+      let key = bytes(of: keys[number], in: all)
+      // ASCII, so valid: made in place, cheaper than `String(decoding:as:)`.
+      let name = String(unsafeUninitializedCapacity: key.count) { buffer in
+        UnsafeMutableRawBufferPointer(buffer).copyMemory(from: key)
+        return key.count
       }
+      values[name] = objects[number]
     }
     return values
   }
@@ -236,6 +242,14 @@ package struct PropertyListIndex {
       keys.append(place)
       objects.append(object)
       return true
+    }
+
+    /// The keys inserted so far and their values as a dictionary, room made for
+    /// `minimumCapacity`; for a reader that goes on without the index. Valid after a
+    /// `false` insert too: a refused key was not added.
+    func dictionary(minimumCapacity: Int) -> [String: StoredObject] {
+      PropertyListIndex.dictionary(
+        keys: keys, objects: objects, in: document, minimumCapacity: minimumCapacity)
     }
 
     /// The index, holding a copy of the document, or only of its keys' bytes when they

@@ -49,17 +49,25 @@ package enum PropertyListXMLReader {
     read(bytes) { $0.rootDictionary() }
   }
 
-  /// The root dictionary as a ``PropertyListIndex``, when every key is plain ASCII text (no
-  /// character reference, no CDATA) and none is repeated; `nil` otherwise. Accepts nothing
-  /// ``storedObjects(in:)`` refuses: the same code reads both.
+  /// The root dictionary as a store keeps it after an open: a ``PropertyListIndex`` when
+  /// every key is plain ASCII text (no character reference, no CDATA) and none is
+  /// repeated, else the dictionary ``storedObjects(in:)`` makes; `nil` for exactly what
+  /// that refuses.
   ///
   /// - Parameter bytes: The file's bytes.
-  /// - Returns: The root dictionary, indexed. Cost: the values' reads, and a hash of each
-  ///   key's bytes; no `String` for a key.
+  /// - Returns: The root dictionary. Cost: the values' reads, and a hash of each key's
+  ///   bytes, no `String`, while the keys allow an index; past the first key that does
+  ///   not, what ``storedObjects(in:)`` costs, with the keys before it made `String`s once.
   ///
-  ///     let index = data.withUnsafeBytes(PropertyListXMLReader.index)
-  package static func index(in bytes: UnsafeRawBufferPointer) -> PropertyListIndex? {
-    read(bytes) { $0.rootIndex() }
+  ///     if case .indexed(let index) = data.withUnsafeBytes(PropertyListXMLReader.root) { … }
+  package static func root(in bytes: UnsafeRawBufferPointer) -> Root? {
+    read(bytes) { $0.rootIndexedWhilePossible() }
+  }
+
+  /// A root dictionary as ``root(in:)`` reads it.
+  package enum Root {
+    case indexed(PropertyListIndex)
+    case dictionary([String: StoredObject])
   }
 
   /// The root value, of any property-list type, of the XML property list in `data`; for
@@ -311,20 +319,26 @@ private struct Cursor {
 
   /// The root dictionary, its values as the store holds them; `nil` for any other root.
   mutating func rootDictionary() -> [String: StoredObject]? {
-    if consume("<dict>") { return rootContents() }
     if consume("<dict/>") { return [:] }
-    return nil
-  }
-
-  /// The root's entries through `</dict>`, put straight into a table sized from the
-  /// document's length, so it does not rehash as it fills and no entry is staged and moved
-  /// twice, as a nested dictionary's are. A table the estimate made far too large (a few
-  /// large values) is made again at its size, as the store keeps it.
-  mutating func rootContents() -> [String: StoredObject]? {
+    guard consume("<dict>") else { return nil }
     depth += 1
     defer { depth -= 1 }
-    let estimate = min(Staging.entryCount(forDocumentOf: bytes.count), Self.largestEstimate)
-    var values = [String: StoredObject](minimumCapacity: estimate)
+    return rootContents(into: [String: StoredObject](minimumCapacity: rootEstimate))
+  }
+
+  /// How many entries the root may hold, from the document's length; capped.
+  var rootEstimate: Int {
+    min(Staging.entryCount(forDocumentOf: bytes.count), Self.largestEstimate)
+  }
+
+  /// The root's entries through `</dict>`, put into `values` (made from the document's
+  /// length, so it does not rehash as it fills, and no entry is staged and moved twice, as
+  /// a nested dictionary's are). A table the estimate made far too large (a few large
+  /// values) is made again at its size, as the store keeps it.
+  mutating func rootContents(into values: consuming [String: StoredObject])
+    -> [String: StoredObject]?
+  {
+    var values = values
     while true {
       switch nextEntry() {
       // A repeated key keeps its last value, as in Foundation.
@@ -335,12 +349,14 @@ private struct Cursor {
     }
   }
 
-  /// The root dictionary as an index, when each key is plain ASCII text (no reference, no
-  /// CDATA) and none is repeated; `nil` otherwise, and for any root ``rootDictionary()``
-  /// refuses.
-  mutating func rootIndex() -> PropertyListIndex? {
+  /// The root dictionary as an index while each key is plain ASCII text (no reference, no
+  /// CDATA) and none is repeated; from the first key that is not, a dictionary, made of
+  /// the entries so far and read on as ``rootDictionary()`` reads. `nil` for exactly what
+  /// ``rootDictionary()`` refuses.
+  mutating func rootIndexedWhilePossible() -> PropertyListXMLReader.Root? {
     if consume("<dict/>") {
-      return PropertyListIndex.Builder(over: bytes, expectedCount: 0)?.index()
+      return PropertyListIndex.Builder(over: bytes, expectedCount: 0).map { .indexed($0.index()) }
+        ?? .dictionary([:])
     }
     guard consume("<dict>") else { return nil }
     depth += 1
@@ -350,25 +366,52 @@ private struct Cursor {
     // share of the document read so far.
     guard
       var builder = PropertyListIndex.Builder(
-        over: bytes,
-        expectedCount: min(Staging.entryCount(forDocumentOf: bytes.count), Self.firstEstimate))
-    else { return nil }
+        over: bytes, expectedCount: min(rootEstimate, Self.firstEstimate))
+    else {
+      return rootContents(into: [String: StoredObject](minimumCapacity: rootEstimate))
+        .map { .dictionary($0) }
+    }
+    guard readEntries(into: &builder) else { return continueAsDictionary(after: builder) }
+    return .indexed(builder.index())
+  }
+
+  /// Reads the root's entries into `builder` through `</dict>`: `true` at its end, `false`
+  /// at the first entry the index declines (a key that is not plain ASCII text, a key
+  /// twice, markup neither reader reads), the position left at that entry's start.
+  mutating func readEntries(into builder: inout PropertyListIndex.Builder) -> Bool {
     var isProjected = false
     while true {
+      let entryStart = position
       switch nextEntry(key: { $0.asciiTextRange(closing: "</key>") }) {
       case .pair(let key, let value):
         if builder.isFull && !isProjected {
           isProjected = true
           let projected = builder.count * (bytes.count / position + 1)
-          guard builder.reserve(min(projected, Self.largestEstimate)) else { return nil }
+          guard builder.reserve(min(projected, Self.largestEstimate)) else {
+            position = entryStart
+            return false
+          }
         }
-        // A repeated key is left to the dictionary, in which the last value wins.
         guard builder.insert(keyAt: key.lowerBound, count: key.count, object: consume value)
-        else { return nil }
-      case .end: return builder.index()
-      case .malformed: return nil
+        else {
+          position = entryStart
+          return false
+        }
+      case .end: return true
+      case .malformed:
+        position = entryStart
+        return false
       }
     }
+  }
+
+  /// The entries `builder` holds as a dictionary, then the rest from the position. Out of
+  /// line: the index's loop stays small enough to inline its entry reader.
+  @inline(never)
+  mutating func continueAsDictionary(after builder: borrowing PropertyListIndex.Builder)
+    -> PropertyListXMLReader.Root?
+  {
+    rootContents(into: builder.dictionary(minimumCapacity: rootEstimate)).map { .dictionary($0) }
   }
 
   enum Entry<Key> {

@@ -225,24 +225,31 @@ package struct PreferencesFile: Sendable {
   }
 
   /// `foreign`: Foundation read it, so it may hold values no writer can store. `indexing`:
-  /// values may come as an index (``StoredValues``), for a store that keeps them. A file
-  /// the index declines (a key not ASCII, a repeated key) is read again whole.
+  /// values may come as an index (``StoredValues``), for a store that keeps them. A binary
+  /// file the index declines (a key not ASCII, a repeated key) is read again whole; an XML
+  /// file goes on as a dictionary from the key the index declines.
   private static func parse(
     _ bytes: UnsafeRawBufferPointer, indexing: Bool
   ) -> Result<(values: StoredValues, foreign: Bool, format: Format), Failure> {
     if bytes.isEmpty { return .failure("it is empty") }
     let format: Format = bytes.starts(with: "bplist".utf8) ? .binary : .xml
     // Own readers are faster; what they doubt goes to Foundation, which also judges damage.
-    if indexing,
-      let index = format == .binary
-        ? PropertyListBinaryReader.index(in: bytes) : PropertyListXMLReader.index(in: bytes)
-    {
-      return .success((StoredValues(index), foreign: false, format: format))
+    if format == .binary, indexing, let index = PropertyListBinaryReader.index(in: bytes) {
+      return .success((StoredValues(index), foreign: false, format: .binary))
     }
     if format == .binary, let values = PropertyListBinaryReader.storedObjects(in: bytes) {
       return .success((StoredValues(values), foreign: false, format: .binary))
     }
-    if format == .xml, let values = PropertyListXMLReader.storedObjects(in: bytes) {
+    if format == .xml, indexing {
+      switch PropertyListXMLReader.root(in: bytes) {
+      case .indexed(let index):
+        return .success((StoredValues(index), foreign: false, format: .xml))
+      case .dictionary(let values):
+        return .success((StoredValues(values), foreign: false, format: .xml))
+      case nil:
+        break  // what the dictionary reader refuses too
+      }
+    } else if format == .xml, let values = PropertyListXMLReader.storedObjects(in: bytes) {
       return .success((StoredValues(values), foreign: false, format: .xml))
     }
     if format == .binary, PropertyListBinaryReader.holdsSet(in: bytes) {

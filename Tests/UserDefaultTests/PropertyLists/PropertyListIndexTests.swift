@@ -10,9 +10,13 @@ import Testing
 struct PropertyListIndexTests {
   /// The index of `data` by the reader of its format.
   private func index(_ data: Data) -> PropertyListIndex? {
-    data.starts(with: Array("bplist".utf8))
-      ? data.withUnsafeBytes(PropertyListBinaryReader.index)
-      : data.withUnsafeBytes(PropertyListXMLReader.index)
+    if data.starts(with: Array("bplist".utf8)) {
+      return data.withUnsafeBytes(PropertyListBinaryReader.index)
+    }
+    guard case .indexed(let index) = data.withUnsafeBytes(PropertyListXMLReader.root) else {
+      return nil
+    }
+    return index
   }
 
   /// The dictionary of `data` by the reader of its format.
@@ -25,6 +29,22 @@ struct PropertyListIndexTests {
   /// Checks that the index of `data`, when there is one, is the reader's dictionary: the
   /// same keys, each value of the same kind and equal, each found by a lookup.
   private func expectSameAsReader(_ data: Data, _ label: String) throws {
+    if !data.starts(with: Array("bplist".utf8)) {
+      // The XML root: what the reader refuses, and, once declined, the reader's dictionary.
+      switch data.withUnsafeBytes(PropertyListXMLReader.root) {
+      case nil:
+        #expect(storedObjects(data) == nil, "\(label): the reader reads what the root refuses")
+      case .dictionary(let made):
+        let read = try #require(storedObjects(data), "\(label): made, but the reader refuses it")
+        #expect(made.count == read.count, "\(label)")
+        for (key, value) in read {
+          let object = try #require(made[key], "\(label): \(key) missing")
+          #expect(PropertyListEquality.isEqual(object.object, value.object), "\(label): \(key)")
+        }
+      case .indexed:
+        break
+      }
+    }
     guard let index = index(data) else { return }
     let read = try #require(storedObjects(data), "\(label): indexed, but the reader refuses it")
     let made = index.dictionary()
@@ -86,10 +106,20 @@ struct PropertyListIndexTests {
       "a key with a numeric reference": document("<key>&#75;</key><true/>"),
       "a key in CDATA": document("<key><![CDATA[k]]></key><true/>"),
     ]
-    for (label, data) in declined {
+    // The keys before the one declined are kept, and the rest read on.
+    let plain = (0..<300).map { "<key>p\($0)</key><integer>\($0)</integer>" }.joined()
+    let late = document(plain + "<key>\u{E9}</key><true/><key>q</key><false/>")
+    for (label, data) in declined.merging(
+      ["a key not ASCII after 300 plain ones": late], uniquingKeysWith: { $1 })
+    {
       #expect(index(data) == nil, "\(label)")
-      #expect(storedObjects(data) != nil, "\(label): the reader reads it")
+      guard case .dictionary = data.withUnsafeBytes(PropertyListXMLReader.root) else {
+        Issue.record("\(label): not made a dictionary")
+        continue
+      }
+      try expectSameAsReader(data, label)
     }
+    #expect(storedObjects(late)?.count == 302)
     #expect(
       storedObjects(declined["a repeated key, whose last value wins"]!)?["k"]?.object as? Int == 2)
     #expect(storedObjects(declined["a key with a character reference"]!)?["a&b"] != nil)
