@@ -7,6 +7,7 @@
 //   (and more: each command's comment says what it does)
 import DefaultEntry
 import Foundation
+import Observation
 import SafeDefaultsKit
 import UserDefault
 
@@ -563,6 +564,31 @@ case "synchronize" where arguments.count == 4:
   }
   try? synchronized.flushToDisk()
   print("synchronized")
+case "tracked-run" where arguments.count == 3:
+  // tracked-run <suite>: a Foundation instance writes 1 under "tracked" and saves it; the
+  // file is then given 5, as another process would write it; a reader tracked by the
+  // Observation framework reads 1; a run writes 5. Prints "<read> <written> told" when the
+  // reader's onChange fired, else "… untold".
+  let key = UserDefaults.Key<Int>("tracked", default: 0)
+  defaults[key] = 1
+  try? defaults.flushToDisk()
+  let file = URL(
+    fileURLWithPath: ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"]!
+      + "/\(arguments[2]).plist")
+  var values =
+    (try? PropertyListSerialization.propertyList(from: Data(contentsOf: file), format: nil))
+    as? [String: Any] ?? [:]
+  values[key.name] = 5
+  try! PropertyListSerialization.data(fromPropertyList: values, format: .xml, options: 0)
+    .write(to: file, options: .atomic)
+  let fired = Counter()
+  let read = withObservationTracking {
+    defaults[key]
+  } onChange: {
+    fired.increment()
+  }
+  let written = try! defaults.update(key) { $0 = 5 }
+  print(read, written, fired.value == 1 ? "told" : "untold")
 case "migrate-samples" where arguments.count == 4:
   // migrate-samples <suite> <foundation|store>: writes every sample, then migrations move
   // each one to "moved.<name>" and back (Migration.rename, one version each), saves, and

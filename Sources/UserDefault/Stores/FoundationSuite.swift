@@ -16,6 +16,7 @@ final class FoundationSuite: StoreBackend {
   private let saving: Saving?
   private let notifications = Lock<FoundationChangeNotifications?>(nil)
   private let oneRunAtATime = Lock(())
+  private let known = KnownValues()
   /// System-wide defaults (Foundation reads the global domain itself), read lazily,
   /// outside the registry's lock; never again, as Foundation does not reread its file.
   private let system: Lock<SystemValues>
@@ -80,9 +81,11 @@ final class FoundationSuite: StoreBackend {
   }
 
   func object(forKey name: String) -> Any? {
-    let found = defaults.value?.object(forKey: name)
-    guard hasSystemFiles else { return found }
-    return searched(name, found: found)
+    known.reading(name) {
+      let found = defaults.value?.object(forKey: name)
+      guard hasSystemFiles else { return found }
+      return searched(name, found: found)
+    }
   }
 
   /// The system-wide value wins when Foundation found `found` only below the suite's own
@@ -119,11 +122,8 @@ final class FoundationSuite: StoreBackend {
   /// As ``StoredObject/other(_:)``: sorting it would repeat the read's casts.
   func storedObject(forKey name: String) -> StoredObject? {
     // Not mapped: `Optional.map` copied the object once more.
-    guard hasSystemFiles else {
-      guard let object = defaults.value?.object(forKey: name) else { return nil }
-      return .other(object)
-    }
-    return searched(name, found: defaults.value?.object(forKey: name)).map(StoredObject.other)
+    guard let object = object(forKey: name) else { return nil }
+    return .other(object)
   }
 
   /// For the typed read's conversion of argument text.
@@ -133,12 +133,20 @@ final class FoundationSuite: StoreBackend {
 
   func update(_ name: String, to written: Any?, trackingPath: TrackedKeys.Path?) {
     // Foundation's own `synchronize()` must not change what was written (Linux).
-    let object = written.map(FoundationFileForm.exact)
+    write(written.map(FoundationFileForm.exact), forKey: name, trackingPath: trackingPath)
+  }
+
+  /// The one path of a value into Foundation: what a write gives and what readers are told.
+  /// `isSaved`: the value is the file's already (``adoptFileValue(forKey:)``).
+  private func write(
+    _ object: consuming Any?, forKey name: String, trackingPath: TrackedKeys.Path?,
+    isSaved: Bool = false
+  ) {
     // Old object only for observers: an unobserved write costs what Foundation's `set` does.
     let isObserved = context.hub.hasListeners(for: name)
     let old = isObserved ? self.object(forKey: name) : nil
-    store(object, forKey: name)
-    saving?.record(name, object)
+    let mayBeSeen = store(object, forKey: name)
+    if !isSaved { saving?.record(name, object) }
     var change: ChangeHub.Change
     if isObserved {
       // `old` includes lower domains, so what lies below matters only after a removal.
@@ -149,17 +157,23 @@ final class FoundationSuite: StoreBackend {
       else { return }
       change = observed
     } else {
+      // The old value was not read: `known` tells an equal write apart.
+      guard mayBeSeen else { return }
       change = ChangeHub.Change(name: name, oldObject: nil, newObject: consume object)
     }
     change.trackingPath = trackingPath
     context.announce(change)
   }
 
-  private func store(_ object: Any?, forKey name: String) {
-    if let watcher = notifications.withLock({ $0 }) {
-      watcher.libraryWrites(name, object) { storeInFoundation(object, forKey: name) }
-    } else {
-      storeInFoundation(object, forKey: name)
+  /// - Returns: Whether readers may see a change (``KnownValues/writing(_:_:_:)``).
+  @discardableResult
+  private func store(_ object: Any?, forKey name: String) -> Bool {
+    known.writing(name, object) {
+      if let watcher = notifications.withLock({ $0 }) {
+        watcher.libraryWrites(name, object) { storeInFoundation(object, forKey: name) }
+      } else {
+        storeInFoundation(object, forKey: name)
+      }
     }
   }
 
@@ -190,12 +204,7 @@ final class FoundationSuite: StoreBackend {
   /// run found there.
   func adoptFileValue(forKey name: String) {
     guard let found = saving?.fileValuesDuringRun() else { return }
-    let isObserved = context.hub.hasListeners(for: name)
-    let old = isObserved ? object(forKey: name) : nil
-    store(found[name]?.object, forKey: name)
-    guard isObserved, let change = ChangeHub.Change(name: name, from: old, to: object(forKey: name))
-    else { return }
-    context.announce(change)
+    write(found[name]?.object, forKey: name, trackingPath: nil, isSaved: true)
   }
 
   func flush() throws(DefaultsError) {
@@ -211,10 +220,14 @@ final class FoundationSuite: StoreBackend {
       if let current { return (current, false) }
       let instance = defaults
       let context = context
+      let known = known
       let made = FoundationChangeNotifications(
         instance: instance.value, writer: ObjectIdentifier(self),
         read: { instance.value?.object(forKey: $0) },
-        announce: { context.announce($0) })
+        announce: { changes in
+          known.forget(changes.lazy.map(\.name))
+          context.announce(changes)
+        })
       current = made
       return (made, true)
     }

@@ -1,0 +1,169 @@
+import Foundation
+import Observation
+import Testing
+
+@testable import PropertyListCodec
+@testable import UserDefault
+
+/// A model as an app writes one: its stored preference is ignored by the macro and tracked
+/// by the library.
+@Observable
+final class PlayerModel {
+  @ObservationIgnored @UserDefault var volume: Int
+
+  init(_ key: UserDefaults.Key<Int>, defaults: UserDefaults) {
+    _volume = UserDefault(key, defaults: defaults)
+  }
+}
+
+/// The Observation framework follows the rule callbacks follow: a write of the value readers
+/// see is no change. Each test reads through one object of a suite and writes through a
+/// second, on every backend.
+@Suite("Equal writes and the Observation framework")
+struct EqualWriteObservationTests {
+  /// Reads `read` inside `withObservationTracking`; the counter counts `onChange` calls.
+  func track<Value>(_ read: () -> Value) -> (value: Value, fired: Counter) {
+    let fired = Counter()
+    let value = withObservationTracking(read) { fired.increment() }
+    return (value, fired)
+  }
+
+  @Test(
+    "A write of the value a tracked reader saw fires nothing; another value fires once",
+    arguments: BackendKind.allCases)
+  func equalWriteThroughEverySurfaceFiresNothing(_ kind: BackendKind) {
+    let (a, b, keepAlive) = kind.makeSuite()
+    let key = UserDefaults.Key<Int>(uniqueKey(), default: 0)
+    let writes: [(String, @Sendable (UserDefaults, Int) -> Void)] = [
+      ("typed key", { $0[key] = $1 }),
+      (
+        "@UserDefault string key",
+        { UserDefault(key.name, defaultValue: 0, defaults: $0).wrappedValue = $1 }
+      ),
+      ("@UserDefault typed key", { UserDefault(key, defaults: $0).wrappedValue = $1 }),
+      (
+        "UserDefaultsWrapper",
+        { UserDefaultsWrapper(key: key.name, default: 0, userDefaults: $0).wrappedValue = $1 }
+      ),
+      ("untyped store", { try? $0.store($1, forKey: key.name) }),
+    ]
+    var value = 0
+    for (surface, write) in writes {
+      write(b, value + 1)
+      value += 1
+      let tracked = track { a[key] }
+      #expect(tracked.value == value, "\(surface)")
+      write(b, value)
+      #expect(tracked.fired.value == 0, "\(surface): an equal write")
+      write(b, value + 1)
+      value += 1
+      #expect(tracked.fired.value == 1, "\(surface): a new value")
+    }
+    withExtendedLifetime(keepAlive) {}
+  }
+
+  @Test(
+    "An @Observable model's ignored preference: volume = 9 when it reads 9 redraws nothing",
+    arguments: BackendKind.allCases)
+  func observableModelWritingWhatItReads(_ kind: BackendKind) {
+    let (a, b, keepAlive) = kind.makeSuite()
+    let key = UserDefaults.Key<Int>(uniqueKey(), default: 0)
+    let reader = PlayerModel(key, defaults: a)
+    let writer = PlayerModel(key, defaults: b)
+    writer.volume = 9
+    let tracked = track { reader.volume }
+    #expect(tracked.value == 9)
+    writer.volume = 9
+    reader.volume = 9
+    #expect(tracked.fired.value == 0)
+    writer.volume = 10
+    #expect(tracked.fired.value == 1)
+    #expect(reader.volume == 10)
+    withExtendedLifetime(keepAlive) {}
+  }
+
+  @Test(
+    "Removing a value that is not there fires nothing; removing one that is fires",
+    arguments: BackendKind.allCases)
+  func removals(_ kind: BackendKind) {
+    let (a, b, keepAlive) = kind.makeSuite()
+    let key = UserDefaults.Key<Int?>(uniqueKey())
+    let absent = track { a[key] }
+    #expect(absent.value == nil)
+    b.removeValue(forKey: key.name)
+    b[key] = nil
+    #expect(absent.fired.value == 0)
+    b[key] = 3
+    #expect(absent.fired.value == 1)
+    let present = track { a[key] }
+    b.removeValue(forKey: key.name)
+    #expect(present.fired.value == 1)
+    withExtendedLifetime(keepAlive) {}
+  }
+
+  @Test(
+    "After a plain Foundation write the library read, a write of the older value still fires",
+    arguments: BackendKind.allCases)
+  func plainWriteThenLibraryRead(_ kind: BackendKind) {
+    let (a, b, keepAlive) = kind.makeSuite()
+    let key = UserDefaults.Key<Int>(uniqueKey(), default: 0)
+    b[key] = 5
+    let first = track { a[key] }
+    #expect(first.value == 5)
+    // Not through the library: Foundation on Linux tells no one of it.
+    b.set(7, forKey: key.name)
+    let second = track { a[key] }
+    #expect(second.value == 7)
+    b[key] = 5
+    #expect(second.fired.value == 1)
+    #expect(a[key] == 5)
+    withExtendedLifetime(keepAlive) {}
+  }
+
+  /// In a child: the test process does not save Foundation suites (``Diagnostics``).
+  @Test(
+    "A run that takes another process's value from the file tells the framework, on a Foundation instance",
+    .linuxFiles)
+  func valueTakenFromTheFileInARunIsTold() throws {
+    let directory = TemporaryDirectory()
+    let child = try ChildProcess.run(
+      "UserDefaultTestHelper", ["tracked-run", "tracked"],
+      environment: ["XDG_CONFIG_HOME": directory.path, "HOME": directory.path])
+    #expect(child.status == 0, "\(child.error)")
+    // It read 1; the run found 5 in the file and wrote 5.
+    #expect(child.output == "1 5 told\n")
+  }
+
+  @Test(
+    "Two threads writing one key while a third tracks it: no tracked reader is left with a value it was not told changed",
+    arguments: BackendKind.allCases)
+  func concurrentWritersNeverLeaveATrackerUntold(_ kind: BackendKind) {
+    let (a, b, keepAlive) = kind.makeSuite()
+    let key = UserDefaults.Key<Int>(uniqueKey(), default: 0)
+    let registrations = Lock<[(value: Int, fired: Counter)]>([])
+    // UserDefaults is thread-safe but not marked Sendable.
+    nonisolated(unsafe) let (reader, writer) = (a, b)
+    let group = DispatchGroup()
+    for writerIndex in 0..<2 {
+      DispatchQueue.global().async(group: group) {
+        for index in 0..<1_000 { writer[key] = (index + writerIndex) % 3 }
+      }
+    }
+    DispatchQueue.global().async(group: group) {
+      for _ in 0..<1_000 {
+        let fired = Counter()
+        let value = withObservationTracking {
+          reader[key]
+        } onChange: {
+          fired.increment()
+        }
+        registrations.withLock { $0.append((value, fired)) }
+      }
+    }
+    group.wait()
+    let settled = a[key]
+    let untold = registrations.withLock { $0.filter { $0.fired.value == 0 && $0.value != settled } }
+    #expect(untold.isEmpty, "\(untold.count) readers hold a value other than \(settled)")
+    withExtendedLifetime(keepAlive) {}
+  }
+}
