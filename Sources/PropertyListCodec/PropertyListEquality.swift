@@ -11,24 +11,28 @@ package enum PropertyListEquality {
   /// Cost: linear in the size of the value; constant for numbers and for strings or data
   /// that share storage.
   package static func isEqual(_ lhs: Any, _ rhs: Any) -> Bool {
-    // Most comparisons are of two values of one common Swift type: compare the types
-    // first (free), then take both as that type with no runtime cast (``ExactTypeCast``),
-    // instead of trying casts in turn.
-    if Swift.type(of: lhs) == Swift.type(of: rhs) {
-      if let lhs = ExactTypeCast.exactly(lhs, as: Int.self) {
-        return lhs == ExactTypeCast.exactly(rhs, as: Int.self)
-      }
-      if let lhs = ExactTypeCast.exactly(lhs, as: String.self) {
-        return lhs == ExactTypeCast.exactly(rhs, as: String.self)
-      }
-      if let lhs = ExactTypeCast.exactly(lhs, as: Bool.self) {
-        return lhs == ExactTypeCast.exactly(rhs, as: Bool.self)
-      }
-      if let lhs = ExactTypeCast.exactly(lhs, as: Double.self),
-        let rhs = ExactTypeCast.exactly(rhs, as: Double.self)
-      {
-        return isSameReal(lhs, rhs)
-      }
+    // Most comparisons are of two values of one common Swift type: take both as that type
+    // with no runtime cast (``ExactTypeCast``), instead of trying casts in turn. Another
+    // pair, an `Int` and an `NSNumber` say, is compared by kind below.
+    if let lhs = ExactTypeCast.exactly(lhs, as: Int.self),
+      let rhs = ExactTypeCast.exactly(rhs, as: Int.self)
+    {
+      return lhs == rhs
+    }
+    if let lhs = ExactTypeCast.exactly(lhs, as: String.self),
+      let rhs = ExactTypeCast.exactly(rhs, as: String.self)
+    {
+      return lhs == rhs
+    }
+    if let lhs = ExactTypeCast.exactly(lhs, as: Bool.self),
+      let rhs = ExactTypeCast.exactly(rhs, as: Bool.self)
+    {
+      return lhs == rhs
+    }
+    if let lhs = ExactTypeCast.exactly(lhs, as: Double.self),
+      let rhs = ExactTypeCast.exactly(rhs, as: Double.self)
+    {
+      return isSameReal(lhs, rhs)
     }
     let kind = PropertyListKind(of: lhs)
     guard kind == PropertyListKind(of: rhs) else { return false }

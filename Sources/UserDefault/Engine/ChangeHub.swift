@@ -20,7 +20,17 @@ final class ChangeHub: Sendable {
     }
 
     init?(name: String, from old: Any?, to new: Any?) {
-      self.init(name: name, from: old.map { .other($0) }, to: new.map { .other($0) })
+      if Self.isSame(old, new) { return nil }
+      self.init(name: name, oldObject: old, newObject: new)
+    }
+
+    /// Whether `old` and `new` are both absent, or the same value of the same type.
+    static func isSame(_ old: Any?, _ new: Any?) -> Bool {
+      switch (old, new) {
+      case (nil, nil): return true
+      case (let old?, let new?): return PropertyListEquality.isEqual(old, new)
+      default: return false
+      }
     }
 
     /// `nil` when both hold the same value of the same type: the library's one comparison

@@ -16,7 +16,7 @@ final class FoundationSuite: StoreBackend {
   private let saving: Saving?
   private let notifications = Lock<FoundationChangeNotifications?>(nil)
   private let oneRunAtATime = Lock(())
-  private let known = KnownValues()
+  private let seen = SeenValues()
   /// System-wide defaults (Foundation reads the global domain itself), read lazily,
   /// outside the registry's lock; never again, as Foundation does not reread its file.
   private let system: Lock<SystemValues>
@@ -81,7 +81,7 @@ final class FoundationSuite: StoreBackend {
   }
 
   func object(forKey name: String) -> Any? {
-    known.reading(name) {
+    seen.read(name) {
       let found = defaults.value?.object(forKey: name)
       guard hasSystemFiles else { return found }
       return searched(name, found: found)
@@ -157,7 +157,7 @@ final class FoundationSuite: StoreBackend {
       else { return }
       change = observed
     } else {
-      // The old value was not read: `known` tells an equal write apart.
+      // The old value was not read: what readers were handed tells an equal write apart.
       guard mayBeSeen else { return }
       change = ChangeHub.Change(name: name, oldObject: nil, newObject: consume object)
     }
@@ -165,16 +165,14 @@ final class FoundationSuite: StoreBackend {
     context.announce(change)
   }
 
-  /// - Returns: Whether readers may see a change (``KnownValues/writing(_:_:_:)``).
-  @discardableResult
+  /// - Returns: Whether readers may see a change (``SeenValues/wrote(_:_:)``).
   private func store(_ object: Any?, forKey name: String) -> Bool {
-    known.writing(name, object) {
-      if let watcher = notifications.withLock({ $0 }) {
-        watcher.libraryWrites(name, object) { storeInFoundation(object, forKey: name) }
-      } else {
-        storeInFoundation(object, forKey: name)
-      }
+    if let watcher = notifications.withLock({ $0 }) {
+      watcher.libraryWrites(name, object) { storeInFoundation(object, forKey: name) }
+    } else {
+      storeInFoundation(object, forKey: name)
     }
+    return seen.wrote(name, object)
   }
 
   private func storeInFoundation(_ object: Any?, forKey name: String) {
@@ -220,14 +218,10 @@ final class FoundationSuite: StoreBackend {
       if let current { return (current, false) }
       let instance = defaults
       let context = context
-      let known = known
       let made = FoundationChangeNotifications(
         instance: instance.value, writer: ObjectIdentifier(self),
         read: { instance.value?.object(forKey: $0) },
-        announce: { changes in
-          known.forget(changes.lazy.map(\.name))
-          context.announce(changes)
-        })
+        announce: { context.announce($0) })
       current = made
       return (made, true)
     }

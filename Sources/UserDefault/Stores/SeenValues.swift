@@ -1,0 +1,63 @@
+import Foundation
+import PropertyListCodec
+
+/// What readers of a Foundation suite were handed through the library, key by key, so that
+/// a write of that value tells the Observation framework nothing.
+///
+/// Foundation's read of the old value would settle it, but on Linux a read right after a
+/// write rebuilds Foundation's merged view of the suite. Every reader the framework tracks
+/// read through the library, so what it holds is known here: while all readers of a key
+/// not told of a change since were handed one value, a write of that value changes nothing
+/// any of them sees, whatever Foundation held before (a plain `set`, another process). Once
+/// readers were handed different values, the key's next write is told, and what it wrote
+/// is what they are all told to read.
+///
+/// Cost: two uncontended suite-wide locks, a lookup and a comparison on every read; one
+/// lock, a lookup and a comparison on every write. Holds the object last read or written
+/// under each key until the next.
+final class SeenValues: Sendable {
+  private enum Seen {
+    /// Every reader of the key not told of a change since was handed this (`nil`: no value).
+    case agreed(Any?)
+    /// Readers were handed different values.
+    case differing
+  }
+
+  private struct State: @unchecked Sendable {
+    // Only touched inside the lock; the objects are immutable property lists.
+    var keys: [String: Seen] = [:]
+    /// Reads between their lookup and its record: a write meanwhile cannot know what they
+    /// were handed.
+    var readsUnderway = 0
+  }
+
+  private let state = Lock(State())
+
+  /// Returns what `lookup` found in Foundation, and records that a reader was handed it.
+  func read(_ name: String, _ lookup: () -> Any?) -> Any? {
+    state.withLock { $0.readsUnderway += 1 }
+    let found = lookup()
+    state.withLock { state in
+      state.readsUnderway -= 1
+      switch state.keys[name] {
+      case nil: state.keys[name] = .agreed(found)
+      case .agreed(let handed)? where !ChangeHub.Change.isSame(handed, found):
+        state.keys[name] = .differing
+      case .agreed?, .differing?: break
+      }
+    }
+    return found
+  }
+
+  /// Records a write of `object` (`nil`: a removal) that Foundation now holds.
+  ///
+  /// - Returns: Whether readers may see a change: `false` only when every reader was handed
+  ///   `object` and no read is underway.
+  func wrote(_ name: String, _ object: Any?) -> Bool {
+    state.withLock { state in
+      let before = state.keys.updateValue(.agreed(object), forKey: name)
+      guard state.readsUnderway == 0, case .agreed(let handed)? = before else { return true }
+      return !ChangeHub.Change.isSame(handed, object)
+    }
+  }
+}

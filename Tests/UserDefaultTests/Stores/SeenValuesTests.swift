@@ -1,0 +1,94 @@
+import Testing
+
+@testable import UserDefault
+
+/// `SeenValues` with a variable standing for Foundation; a write made inside a read's lookup
+/// stands for one that another thread made while the read was underway.
+@Suite("What readers of a Foundation suite were handed")
+struct SeenValuesTests {
+  final class Stored: @unchecked Sendable {
+    // Only touched by the test's one thread.
+    var value: Int?
+  }
+
+  let seen = SeenValues()
+  let stored = Stored()
+
+  func read() -> Int? {
+    seen.read("k") { stored.value } as? Int
+  }
+
+  /// Whether readers may see a change.
+  func write(_ value: Int?) -> Bool {
+    stored.value = value
+    return seen.wrote("k", value)
+  }
+
+  @Test func aWriteOfTheValueReadersWereHandedIsNoChange() {
+    #expect(write(1))
+    #expect(!write(1))
+    #expect(read() == 1)
+    #expect(!write(1))
+    #expect(write(2))
+    #expect(write(nil))
+    #expect(!write(nil))
+  }
+
+  @Test func nothingIsKnownBeforeAReadOrWrite() {
+    stored.value = 1
+    #expect(write(1))
+  }
+
+  @Test func aChangeTheLibraryDidNotSeeCountsOnceReadThrough() {
+    #expect(write(1))
+    stored.value = 3  // a plain `set`: nobody is told
+    #expect(!write(1), "every reader was handed 1")
+    stored.value = 3
+    #expect(read() == 3)
+    #expect(write(3), "one reader holds 1, another 3")
+    #expect(!write(3))
+  }
+
+  @Test func readersHandedDifferentValuesAreToldOfTheNextWrite() {
+    #expect(write(1))
+    #expect(read() == 1)
+    stored.value = 2
+    #expect(read() == 2)
+    stored.value = 1
+    #expect(read() == 1)
+    #expect(write(2), "the first and third readers hold 1")
+    #expect(!write(2), "the write told them all")
+  }
+
+  @Test func aWriteWhileAReadIsUnderwayIsAChange() {
+    #expect(write(1))
+    #expect(read() == 1)
+    stored.value = 2
+    let found = seen.read("k") {
+      let found = stored.value
+      #expect(write(1), "the read underway found 2 and is not recorded yet")
+      return found
+    }
+    #expect(found as? Int == 2)
+    #expect(write(1), "that reader holds 2")
+  }
+
+  @Test func aReadAfterAWriteOfAnotherValueIsRecordedAsDiffering() {
+    #expect(write(1))
+    #expect(read() == 1)
+    // Found 1, recorded after a write of 2 told everyone of 2.
+    let found = seen.read("k") {
+      let found = stored.value
+      #expect(write(2))
+      return found
+    }
+    #expect(found as? Int == 1)
+    #expect(write(2), "a reader holds 1")
+  }
+
+  @Test func keysAreSeparate() {
+    #expect(write(1))
+    #expect(seen.wrote("other", 1))
+    #expect(!write(1))
+  }
+}
