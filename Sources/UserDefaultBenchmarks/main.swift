@@ -374,6 +374,18 @@ for size in sizes {
       counter += 1
       raw.set(counter, forKey: "wrapped.wrapper")
     })
+  // Foundation's `set` against itself: how far this machine moves a ratio of equal work,
+  // the yardstick for the write rows above.
+  add(
+    "Foundation instance: Int write against itself", rawLabel: "UserDefaults, the same call",
+    library: {
+      counter += 1
+      raw.set(counter, forKey: "int")
+    },
+    raw: {
+      counter += 1
+      raw.set(counter, forKey: "int")
+    })
   add(
     "Foundation instance: Codable read", rawLabel: "UserDefaults read + JSON decode",
     library: { consume(raw[foundationProfileKey]) },
