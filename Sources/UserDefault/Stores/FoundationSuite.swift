@@ -154,7 +154,12 @@ final class FoundationSuite: StoreBackend {
         let observed = SearchList.seenChange(
           of: name, isArgument: launchArgument(forKey: name) != nil, from: old, to: object,
           below: object == nil ? self.object(forKey: name) : nil)
-      else { return }
+      else {
+        // Foundation held it, so callbacks hear nothing; but `seen` now takes `object` for
+        // what every reader holds, and a reader handed another value must hear of it.
+        if mayBeSeen { context.hub.tracking.didChange(name, path: trackingPath) }
+        return
+      }
       change = observed
     } else {
       // The old value was not read: what readers were handed tells an equal write apart.

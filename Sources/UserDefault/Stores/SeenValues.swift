@@ -12,9 +12,11 @@ import PropertyListCodec
 /// readers were handed different values, the key's next write is told, and what it wrote
 /// is what they are all told to read.
 ///
-/// Cost: two uncontended suite-wide locks, a lookup and a comparison on every read; one
-/// lock, a lookup and a comparison on every write. Holds the object last read or written
-/// under each key until the next.
+/// Cost: two suite-wide locks, a lookup and a comparison on every read; one lock, a lookup
+/// and a comparison on every write. The comparison, under the lock, is linear in the size
+/// of an array, dictionary or data value, as the decoded-value cache's is on such a read.
+/// Holds per key the object its readers agreed on (the first of equal reads, or the last
+/// write), none once they differ.
 final class SeenValues: Sendable {
   private enum Seen {
     /// Every reader of the key not told of a change since was handed this (`nil`: no value).

@@ -16,6 +16,35 @@ final class PlayerModel {
   }
 }
 
+/// A Foundation instance whose `set` can stop once, after Foundation stored the value and
+/// before the library records the write: a write another thread makes at that moment.
+final class GatedDefaults: UserDefaults, @unchecked Sendable {
+  // `isArmed` is only touched inside its lock; the semaphores are thread-safe.
+  let stored = DispatchSemaphore(value: 0)
+  let resume = DispatchSemaphore(value: 0)
+  private let isArmed = Lock(false)
+  let suiteName: String
+
+  override init?(suiteName: String?) {
+    self.suiteName = suiteName ?? ""
+    super.init(suiteName: suiteName)
+  }
+
+  /// The next `set` signals `stored` and waits for `resume`.
+  func stopOnce() { isArmed.withLock { $0 = true } }
+
+  override func set(_ value: Any?, forKey defaultName: String) {
+    super.set(value, forKey: defaultName)
+    let stops = isArmed.withLock { isArmed in
+      defer { isArmed = false }
+      return isArmed
+    }
+    guard stops else { return }
+    stored.signal()
+    resume.wait()
+  }
+}
+
 /// The Observation framework follows the rule callbacks follow: a write of the value readers
 /// see is no change. Each test reads through one object of a suite and writes through a
 /// second, on every backend.
@@ -136,6 +165,7 @@ struct EqualWriteObservationTests {
   @Test(
     "Readers handed different values by plain sets in between are told of the next write",
     arguments: BackendKind.allCases)
+  /// The record of 1e85446 kept the value last read, so it took 1 for every reader here.
   func plainSetsBackAndForth(_ kind: BackendKind) {
     let (a, b, keepAlive) = makeSuite(kind)
     let key = UserDefaults.Key<Int>(uniqueKey(), default: 0)
@@ -150,6 +180,58 @@ struct EqualWriteObservationTests {
     b[key] = 2
     #expect(first.fired.value == 1)
     withExtendedLifetime(keepAlive) {}
+  }
+
+  /// A write that callbacks hear nothing of (Foundation held its value) still records it as
+  /// every reader's: before 95a3934 was reviewed, the trackers were not told of it, so the
+  /// last write here was kept silent.
+  @Test(
+    "A write Foundation held already, heard by no callback, still tells a reader handed another value"
+  )
+  func observedWriteOfTheValueFoundationHeld() {
+    let suite = TestSuite()
+    let defaults = suite.defaults
+    let key = UserDefaults.Key<Int>(uniqueKey(), default: 0)
+    defaults[key] = 1
+    let tracked = track { defaults[key] }
+    #expect(tracked.value == 1)
+    defaults.set(2, forKey: key.name)
+    let observation = defaults.observe(key) { _ in }
+    defaults[key] = 2
+    observation.cancel()
+    defaults.set(1, forKey: key.name)
+    defaults[key] = 2
+    #expect(defaults[key] == 2)
+    #expect(tracked.fired.value == 1, "the reader holds 1, the store 2")
+  }
+
+  /// An unobserved write stops after Foundation's `set`; meanwhile a callback observer is
+  /// added and an observed write of the same value finds it in Foundation. Before 95a3934
+  /// was reviewed, neither told the reader.
+  @Test("Two writes of one value, one observed and one not, overlapping: the reader is told")
+  func overlappingObservedAndUnobservedWrites() {
+    let defaults = GatedDefaults(suiteName: "UserDefaultTests.Gated." + UUID().uuidString)!
+    defer { defaults.removePersistentDomain(forName: defaults.suiteName) }
+    // UserDefaults is thread-safe but not marked Sendable.
+    nonisolated(unsafe) let shared = defaults
+    let key = UserDefaults.Key<Int>(uniqueKey(), default: 0)
+    defaults[key] = 1
+    let tracked = track { defaults[key] }
+    #expect(tracked.value == 1)
+    defaults.stopOnce()
+    let done = DispatchSemaphore(value: 0)
+    Thread {
+      shared[key] = 2
+      done.signal()
+    }.start()
+    defaults.stored.wait()
+    let observation = defaults.observe(key) { _ in }
+    defaults[key] = 2
+    defaults.resume.signal()
+    done.wait()
+    observation.cancel()
+    #expect(defaults[key] == 2)
+    #expect(tracked.fired.value == 1, "the reader holds 1, the store 2")
   }
 
   /// In a child: the test process does not save Foundation suites (``Diagnostics``).
@@ -169,6 +251,8 @@ struct EqualWriteObservationTests {
   @Test(
     "Two threads writing one key while a third tracks it: no tracked reader is left with a value it was not told changed",
     arguments: BackendKind.allCases)
+  /// A smoke test of the rule under threads, under the thread sanitizer too; the
+  /// interleavings themselves are tested one by one in `SeenValuesTests`.
   func concurrentWritersNeverLeaveATrackerUntold(_ kind: BackendKind) {
     let (a, b, keepAlive) = makeSuite(kind)
     let key = UserDefaults.Key<Int>(uniqueKey(), default: 0)
