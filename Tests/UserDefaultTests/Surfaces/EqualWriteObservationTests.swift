@@ -18,8 +18,7 @@ final class PlayerModel {
 
 /// A Foundation instance whose `set` can stop once, after Foundation stored the value and
 /// before the library records the write: a write another thread makes at that moment.
-final class GatedDefaults: UserDefaults, @unchecked Sendable {
-  // `isArmed` is only touched inside its lock; the semaphores are thread-safe.
+final class GatedDefaults: UserDefaults {
   let stored = DispatchSemaphore(value: 0)
   let resume = DispatchSemaphore(value: 0)
   private let isArmed = Lock(false)
