@@ -142,7 +142,7 @@ final class FoundationSuite: StoreBackend {
     _ object: consuming Any?, forKey name: String, trackingPath: TrackedKeys.Path?,
     isSaved: Bool = false
   ) {
-    // Old object only for observers: an unobserved write costs what Foundation's `set` does.
+    // Old object only for observers: an unobserved write costs Foundation's `set` and `seen`.
     let isObserved = context.hub.hasListeners(for: name)
     let old = isObserved ? self.object(forKey: name) : nil
     let mayBeSeen = store(object, forKey: name)
