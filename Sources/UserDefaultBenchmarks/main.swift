@@ -377,7 +377,7 @@ for size in sizes {
   // Foundation's `set` against itself: how far this machine moves a ratio of equal work,
   // the yardstick for the write rows above.
   add(
-    "Foundation instance: Int write against itself", rawLabel: "UserDefaults, the same call",
+    "Foundation instance: Int write against itself", rawLabel: "UserDefaults (the same call)",
     library: {
       counter += 1
       raw.set(counter, forKey: "int")
