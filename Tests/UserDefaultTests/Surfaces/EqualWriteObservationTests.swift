@@ -161,10 +161,10 @@ struct EqualWriteObservationTests {
     withExtendedLifetime(keepAlive) {}
   }
 
+  /// The record of 1e85446 kept the value last read, so it took 1 for every reader here.
   @Test(
     "Readers handed different values by plain sets in between are told of the next write",
     arguments: BackendKind.allCases)
-  /// The record of 1e85446 kept the value last read, so it took 1 for every reader here.
   func plainSetsBackAndForth(_ kind: BackendKind) {
     let (a, b, keepAlive) = makeSuite(kind)
     let key = UserDefaults.Key<Int>(uniqueKey(), default: 0)
