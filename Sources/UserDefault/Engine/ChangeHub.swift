@@ -26,11 +26,10 @@ final class ChangeHub: Sendable {
 
     /// Whether `old` and `new` are both absent, or the same value of the same type.
     static func isSame(_ old: Any?, _ new: Any?) -> Bool {
-      switch (old, new) {
-      case (nil, nil): return true
-      case (let old?, let new?): return PropertyListEquality.isEqual(old, new)
-      default: return false
-      }
+      // Not a switch over the pair: the tuple would copy both objects.
+      guard let old else { return new == nil }
+      guard let new else { return false }
+      return PropertyListEquality.isEqual(old, new)
     }
 
     /// `nil` when both hold the same value of the same type: the library's one comparison

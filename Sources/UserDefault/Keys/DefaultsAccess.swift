@@ -165,7 +165,8 @@ struct DefaultsAccess: Sendable {
     } catch {
       return reportUnwritable(error, name: key.name)
     }
-    guard let object else { return remove(key.name) }
+    // Compared with `nil`, not unwrapped: unwrapping copies the object.
+    if object == nil { return remove(key.name) }
     set(object, forName: key.name, trackingPath: key.trackingPath)
   }
 
@@ -184,8 +185,9 @@ struct DefaultsAccess: Sendable {
     backend.update(name, to: nil, trackingPath: nil)
   }
 
+  /// `object` is never `nil` here (``remove(_:)`` removes).
   @usableFromInline
-  func set(_ object: Any, forName name: String, trackingPath: TrackedKeys.Path?) {
+  func set(_ object: Any?, forName name: String, trackingPath: TrackedKeys.Path?) {
     backend.update(name, to: object, trackingPath: trackingPath)
   }
 }

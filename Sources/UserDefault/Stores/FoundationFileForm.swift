@@ -19,19 +19,31 @@ import PropertyListCodec
 /// ``PreferencesStore`` and Foundation on Apple platforms write binary files, which keep
 /// all of these: there, values are stored as themselves.
 enum FoundationFileForm {
-  /// `object` in the form that survives Foundation's XML; `object` itself when it needs
-  /// none. Cost: a few type checks for a scalar; a pass over the elements of a container.
-  static func exact(_ object: Any) -> Any {
+  /// `object` in the form that survives Foundation's XML; `object` itself, moved, when it
+  /// needs none (`nil` stays `nil`). Cost: a few type checks for a scalar; a pass over the
+  /// elements of a container.
+  static func exact(_ object: consuming Any?) -> Any? {
     #if canImport(Darwin)
       return object
     #else
-      guard needsChange(object) else { return object }
-      if let date = object as? Date { return exact(date.timeIntervalSinceReferenceDate) }
-      if object is Double { return PropertyListObject.negativeZeroText }
-      if let array = object as? [Any] { return array.map(exact) }
-      if let dictionary = object as? [String: Any] { return dictionary.mapValues(exact) }
-      return object
+      switch consume object {
+      case .none: return nil
+      case .some(let object): return needsChange(object) ? changed(object) : object
+      }
     #endif
+  }
+
+  private static func exactElement(_ object: Any) -> Any {
+    needsChange(object) ? changed(object) : object
+  }
+
+  /// An object ``needsChange(_:)`` found.
+  private static func changed(_ object: Any) -> Any {
+    if let date = object as? Date { return exactElement(date.timeIntervalSinceReferenceDate) }
+    if object is Double { return PropertyListObject.negativeZeroText }
+    if let array = object as? [Any] { return array.map(exactElement) }
+    if let dictionary = object as? [String: Any] { return dictionary.mapValues(exactElement) }
+    return object
   }
 
   /// A date XML cannot hold, `-0.0`, or a container holding one.

@@ -133,7 +133,7 @@ final class FoundationSuite: StoreBackend {
 
   func update(_ name: String, to written: Any?, trackingPath: TrackedKeys.Path?) {
     // Foundation's own `synchronize()` must not change what was written (Linux).
-    write(written.map(FoundationFileForm.exact), forKey: name, trackingPath: trackingPath)
+    write(FoundationFileForm.exact(written), forKey: name, trackingPath: trackingPath)
   }
 
   /// The one path of a value into Foundation: what a write gives and what readers are told.
@@ -181,10 +181,11 @@ final class FoundationSuite: StoreBackend {
   }
 
   private func storeInFoundation(_ object: Any?, forKey name: String) {
-    if let object {
-      defaults.value?.set(object, forKey: name)
-    } else {
+    // Handed on as it is, not unwrapped: unwrapping copies the object.
+    if object == nil {
       defaults.value?.removeObject(forKey: name)
+    } else {
+      defaults.value?.set(object, forKey: name)
     }
   }
 

@@ -57,9 +57,13 @@ final class SeenValues: Sendable {
   ///   `object` and no read is underway.
   func wrote(_ name: String, _ object: Any?) -> Bool {
     state.withLock { state in
-      let before = state.keys.updateValue(.agreed(object), forKey: name)
-      guard state.readsUnderway == 0, case .agreed(let handed)? = before else { return true }
-      return !ChangeHub.Change.isSame(handed, object)
+      guard let before = state.keys.updateValue(.agreed(object), forKey: name),
+        state.readsUnderway == 0
+      else { return true }
+      switch consume before {
+      case .agreed(let handed): return !ChangeHub.Change.isSame(handed, object)
+      case .differing: return true
+      }
     }
   }
 }

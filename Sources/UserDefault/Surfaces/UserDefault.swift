@@ -166,14 +166,3 @@ public struct UserDefault<Value> {
     return StoredValue(defaults: defaults, entry: entry.unsafelyUnwrapped)
   }
 }
-
-@usableFromInline
-final class DescriptorBox<Value> {
-  @usableFromInline let descriptor: KeyDescriptor<Value>
-
-  init(_ descriptor: KeyDescriptor<Value>) {
-    self.descriptor = descriptor
-  }
-}
-
-extension DescriptorBox: Sendable where Value: Sendable {}

@@ -16,8 +16,12 @@ import Foundation
 /// values (another element is reported, not written). A non-optional needs a default.
 @propertyWrapper
 public struct UserDefaultsWrapper<Value> {
-  @usableFromInline let key: KeyDescriptor<Value>
+  /// Boxed: the wrapper is copied wherever its owner is (a SwiftUI view, say), and a
+  /// descriptor's fields would each be retained on every copy.
+  @usableFromInline let box: DescriptorBox<Value>
   @usableFromInline let userDefaults: UserDefaults
+
+  @inlinable var key: KeyDescriptor<Value> { box.descriptor }
 
   /// A value stored under `key`, reading `defaultValue` when nothing is (assigning `nil`
   /// to an optional removes it). Registers `key` with ``KeyRegistry``; an invalid name is
@@ -107,9 +111,10 @@ public struct UserDefaultsWrapper<Value> {
     key: String, default defaultValue: DefaultValue<Value>, userDefaults: UserDefaults,
     bridge: ValueBridge<Value>, file: StaticString, line: UInt
   ) {
-    self.key = KeyDescriptor(name: key, bridge: bridge, defaultValue: defaultValue)
+    self.box = DescriptorBox(KeyDescriptor(name: key, bridge: bridge, defaultValue: defaultValue))
     self.userDefaults = userDefaults
-    self.key.declare(in: userDefaults, declaredBy: "@UserDefaultsWrapper \(file):\(line)")
+    self.box.descriptor.declare(
+      in: userDefaults, declaredBy: "@UserDefaultsWrapper \(file):\(line)")
   }
 
   /// The stored value, or the default when nothing readable is stored. A read costs a
