@@ -18,6 +18,16 @@ struct Timing {
   }
 }
 
+/// Two operations timed by interleaved repetitions.
+struct Comparison {
+  let library: Timing
+  let raw: Timing
+  /// The median of the repetitions' ratios, each library repetition over the raw one run
+  /// right after it: a busy spell of the machine that slows one pair moves one ratio of
+  /// several, where it could move one side's median alone.
+  let pairedRatio: Double
+}
+
 /// Times operations: each repetition runs the operation enough times to last about
 /// `repetitionBudget` (found by a calibration run), and the median repetition is kept.
 struct Stopwatch {
@@ -41,7 +51,7 @@ struct Stopwatch {
   /// so that a busy spell of the machine falls on both sides rather than on one.
   func compare(
     _ library: () -> Void, _ raw: () -> Void, maxIterations: Int = 1_000_000
-  ) -> (library: Timing, raw: Timing) {
+  ) -> Comparison {
     let libraryIterations = calibrate(library, maxIterations: maxIterations)
     let rawIterations = calibrate(raw, maxIterations: maxIterations)
     var librarySamples: [Double] = []
@@ -50,10 +60,13 @@ struct Stopwatch {
       librarySamples.append(run(libraryIterations, library))
       rawSamples.append(run(rawIterations, raw))
     }
-    return (
-      timing(librarySamples, iterations: libraryIterations),
-      timing(rawSamples, iterations: rawIterations)
-    )
+    let ratios = zip(librarySamples, rawSamples).map { library, raw in
+      (library / Double(libraryIterations)) / (raw / Double(rawIterations))
+    }
+    return Comparison(
+      library: timing(librarySamples, iterations: libraryIterations),
+      raw: timing(rawSamples, iterations: rawIterations),
+      pairedRatio: ratios.sorted()[ratios.count / 2])
   }
 
   /// How many calls fill about a repetition budget (at least one, at most the cap). A

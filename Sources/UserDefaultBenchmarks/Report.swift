@@ -8,8 +8,21 @@ struct ResultRow {
   let raw: Timing
   /// What "raw" means for this row, when it is not the plain Foundation call.
   let rawLabel: String
+  /// Library over raw: the median of paired repetitions' ratios where the row has them
+  /// (``Comparison/pairedRatio``), else the ratio of the medians.
+  let ratio: Double
 
-  var ratio: Double { library.median / raw.median }
+  init(
+    benchmark: String, size: Int, library: Timing, raw: Timing, rawLabel: String,
+    pairedRatio: Double? = nil
+  ) {
+    self.benchmark = benchmark
+    self.size = size
+    self.library = library
+    self.raw = raw
+    self.rawLabel = rawLabel
+    self.ratio = pairedRatio ?? library.median / raw.median
+  }
 }
 
 /// Prints the table as rows arrive, and writes the CSV and the SVG chart at the end.

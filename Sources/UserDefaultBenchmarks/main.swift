@@ -149,10 +149,11 @@ for size in sizes {
   func add(
     _ name: String, rawLabel: String = "UserDefaults", library: () -> Void, raw: () -> Void
   ) {
-    let (libraryTiming, rawTiming) = stopwatch.compare(library, raw)
+    let timings = stopwatch.compare(library, raw)
     report.add(
       ResultRow(
-        benchmark: name, size: size, library: libraryTiming, raw: rawTiming, rawLabel: rawLabel))
+        benchmark: name, size: size, library: timings.library, raw: timings.raw,
+        rawLabel: rawLabel, pairedRatio: timings.pairedRatio))
   }
 
   add(
@@ -280,7 +281,8 @@ for size in sizes {
   report.add(
     ResultRow(
       benchmark: "durable write (write + flush)", size: size, library: durable.library,
-      raw: durable.raw, rawLabel: "UserDefaults set + synchronize"))
+      raw: durable.raw, rawLabel: "UserDefaults set + synchronize",
+      pairedRatio: durable.pairedRatio))
   let updateKey = UserDefaults.Key<Int>("updated", default: 0)
   let updates = stopwatch.compare(
     { _ = try? store.update(updateKey) { $0 += 1 } },
@@ -292,7 +294,7 @@ for size in sizes {
   report.add(
     ResultRow(
       benchmark: "update, uncontended", size: size, library: updates.library, raw: updates.raw,
-      rawLabel: "write + flush, same store"))
+      rawLabel: "write + flush, same store", pairedRatio: updates.pairedRatio))
   if size == 10 {
     // What remains of a durable write once the two fsyncs it must make (file, then
     // directory) are taken out, each measured alone on a file of the store's size.
@@ -409,13 +411,14 @@ for size in sizes {
         }
       return ("key.\(index)", value)
     })
-  let (binaryFile, xmlFile) = stopwatch.compare(
+  let writers = stopwatch.compare(
     { consume(PropertyListBinaryWriter.data(for: mixed)) },
     { consume(PropertyListXMLWriter.data(for: mixed)) })
   report.add(
     ResultRow(
-      benchmark: "binary file writer, per key", size: size, library: binaryFile.perKey(of: size),
-      raw: xmlFile.perKey(of: size), rawLabel: "the library's XML writer, same values"))
+      benchmark: "binary file writer, per key", size: size,
+      library: writers.library.perKey(of: size), raw: writers.raw.perKey(of: size),
+      rawLabel: "the library's XML writer, same values", pairedRatio: writers.pairedRatio))
 
   // A durable write to a suite of `size` keys whose file is binary, against the same write
   // to one whose file is XML (files keep their format); per key over the cost at 10 keys,
@@ -533,7 +536,7 @@ do {
   report.add(
     ResultRow(
       benchmark: "Int read from the global domain", size: 1, library: reads.library,
-      raw: reads.raw, rawLabel: "the suite's own key, same store"))
+      raw: reads.raw, rawLabel: "the suite's own key, same store", pairedRatio: reads.pairedRatio))
 }
 
 // Cold open of a binary file against the same values in an XML file (both the library's
