@@ -68,7 +68,9 @@ enum FoundationInstances {
     _ body: (_ backend: any StoreBackend, _ isStandard: Bool) -> Result
   ) -> Result {
     LastResolved.withCurrent { last in
-      if let known = last.entry(of: defaults) { return body(known.backend, known.isStandard) }
+      if last.instance === defaults, let backend = last.backend {
+        return body(backend, last.isStandard)
+      }
       let known = resolve(defaults, suiteField: suiteField)
       last.remember(defaults, known)
       return body(known.backend, known.isStandard)
@@ -152,17 +154,14 @@ enum FoundationInstances {
 
 /// So repeated reads skip the table's lock. Held strongly, so the address it compares
 /// cannot be reused.
+/// Its fields, not a ``FoundationInstances/Known``: copying that copies a weak reference.
 private final class LastResolved {
-  private var instance: UserDefaults?
-  private var known: FoundationInstances.Known?
-
-  func entry(of defaults: UserDefaults) -> FoundationInstances.Known? {
-    guard instance === defaults else { return nil }
-    return known
-  }
+  private(set) var instance: UserDefaults?
+  private(set) var backend: (any StoreBackend)?
+  private(set) var isStandard = false
 
   func remember(_ instance: UserDefaults, _ known: FoundationInstances.Known) {
-    (self.instance, self.known) = (instance, known)
+    (self.instance, self.backend, self.isStandard) = (instance, known.backend, known.isStandard)
   }
 
   static func withCurrent<Result>(_ body: (LastResolved) -> Result) -> Result {
