@@ -18,16 +18,6 @@ struct Timing {
   }
 }
 
-/// Two operations timed by interleaved repetitions.
-struct Comparison {
-  let library: Timing
-  let raw: Timing
-  /// The median of the repetitions' ratios, each library repetition over the raw one run
-  /// right after it: a busy spell of the machine that slows one pair moves one ratio of
-  /// several, where it could move one side's median alone.
-  let pairedRatio: Double
-}
-
 /// Times operations: each repetition runs the operation enough times to last about
 /// `repetitionBudget` (found by a calibration run), and the median repetition is kept.
 struct Stopwatch {

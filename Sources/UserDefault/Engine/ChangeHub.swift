@@ -26,7 +26,7 @@ final class ChangeHub: Sendable {
 
     /// Whether `old` and `new` are both absent, or the same value of the same type.
     static func isSame(_ old: Any?, _ new: Any?) -> Bool {
-      // Not a switch over the pair: the tuple would copy both objects.
+      // Each side unwrapped once: a switch over the pair built a tuple, copying both again.
       guard let old else { return new == nil }
       guard let new else { return false }
       return PropertyListEquality.isEqual(old, new)

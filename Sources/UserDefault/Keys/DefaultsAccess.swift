@@ -165,7 +165,7 @@ struct DefaultsAccess: Sendable {
     } catch {
       return reportUnwritable(error, name: key.name)
     }
-    // Compared with `nil`, not unwrapped: unwrapping copies the object.
+    // Compared with `nil`: unwrapping would copy an object this path only passes along.
     if object == nil { return remove(key.name) }
     set(object, forName: key.name, trackingPath: key.trackingPath)
   }

@@ -28,17 +28,19 @@ enum FoundationFileForm {
     #else
       switch consume object {
       case .none: return nil
-      case .some(let object): return needsChange(object) ? changed(object) : object
+      // Not through `exactElement(_:)`, which returns a copy: here the object is moved.
+      case .some(let object): return needsChange(object) ? converted(object) : object
       }
     #endif
   }
 
+  /// An element of a container, in the form that survives Foundation's XML.
   private static func exactElement(_ object: Any) -> Any {
-    needsChange(object) ? changed(object) : object
+    needsChange(object) ? converted(object) : object
   }
 
-  /// An object ``needsChange(_:)`` found.
-  private static func changed(_ object: Any) -> Any {
+  /// The form that survives Foundation's XML of an object ``needsChange(_:)`` found.
+  private static func converted(_ object: Any) -> Any {
     if let date = object as? Date { return exactElement(date.timeIntervalSinceReferenceDate) }
     if object is Double { return PropertyListObject.negativeZeroText }
     if let array = object as? [Any] { return array.map(exactElement) }

@@ -154,6 +154,7 @@ enum FoundationInstances {
 
 /// So repeated reads skip the table's lock. Held strongly, so the address it compares
 /// cannot be reused.
+///
 /// Its fields, not a ``FoundationInstances/Known``: copying that copies a weak reference.
 private final class LastResolved {
   private(set) var instance: UserDefaults?

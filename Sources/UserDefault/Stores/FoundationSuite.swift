@@ -181,7 +181,7 @@ final class FoundationSuite: StoreBackend {
   }
 
   private func storeInFoundation(_ object: Any?, forKey name: String) {
-    // Handed on as it is, not unwrapped: unwrapping copies the object.
+    // Handed on as it is: unwrapping would copy an object this path only passes along.
     if object == nil {
       defaults.value?.removeObject(forKey: name)
     } else {

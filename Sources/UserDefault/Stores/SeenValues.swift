@@ -60,6 +60,7 @@ final class SeenValues: Sendable {
       guard let before = state.keys.updateValue(.agreed(object), forKey: name),
         state.readsUnderway == 0
       else { return true }
+      // Consumed: matching the record in place would copy the object it holds.
       switch consume before {
       case .agreed(let handed): return !ChangeHub.Change.isSame(handed, object)
       case .differing: return true

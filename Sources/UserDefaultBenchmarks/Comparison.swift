@@ -1,0 +1,9 @@
+/// Two operations timed by interleaved repetitions.
+struct Comparison {
+  let library: Timing
+  let raw: Timing
+  /// The median of the repetitions' ratios, each library repetition over the raw one run
+  /// right after it: a busy spell of the machine that slows one pair moves one ratio of
+  /// several, where it could move one side's median alone.
+  let pairedRatio: Double
+}
