@@ -26,6 +26,22 @@ struct PropertyListIndexTests {
       : data.withUnsafeBytes(PropertyListXMLReader.storedObjects)
   }
 
+  /// Checks that `made` holds the keys of `read`, each value of the same kind and equal.
+  private func expectSame(
+    _ made: [String: StoredObject], as read: [String: StoredObject], _ label: String
+  ) throws {
+    #expect(made.count == read.count, "\(label)")
+    for (key, value) in read {
+      let object = try #require(made[key], "\(label): \(key) missing")
+      expectSame(object, as: value, "\(label): \(key)")
+    }
+  }
+
+  private func expectSame(_ object: StoredObject, as read: StoredObject, _ label: String) {
+    #expect(PropertyListKind(of: object.object) == PropertyListKind(of: read.object), "\(label)")
+    #expect(PropertyListEquality.isEqual(object.object, read.object), "\(label)")
+  }
+
   /// Checks that the index of `data`, when there is one, is the reader's dictionary: the
   /// same keys, each value of the same kind and equal, each found by a lookup.
   private func expectSameAsReader(_ data: Data, _ label: String) throws {
@@ -36,30 +52,21 @@ struct PropertyListIndexTests {
         #expect(storedObjects(data) == nil, "\(label): the reader reads what the root refuses")
       case .dictionary(let made):
         let read = try #require(storedObjects(data), "\(label): made, but the reader refuses it")
-        #expect(made.count == read.count, "\(label)")
-        for (key, value) in read {
-          let object = try #require(made[key], "\(label): \(key) missing")
-          #expect(PropertyListEquality.isEqual(object.object, value.object), "\(label): \(key)")
-        }
+        try expectSame(made, as: read, label)
       case .indexed:
         break
       }
     }
     guard let index = index(data) else { return }
     let read = try #require(storedObjects(data), "\(label): indexed, but the reader refuses it")
-    let made = index.dictionary()
-    #expect(made.count == read.count, "\(label)")
+    try expectSame(index.dictionary(), as: read, label)
     #expect(index.count == read.count, "\(label)")
     for (key, value) in read {
       guard case .found(let found) = index.lookup(key) else {
         Issue.record("\(label): \(key) not found")
         continue
       }
-      for object in [found, made[key]] {
-        let object = try #require(object, "\(label): \(key) missing from the dictionary")
-        #expect(PropertyListKind(of: object.object) == PropertyListKind(of: value.object))
-        #expect(PropertyListEquality.isEqual(object.object, value.object), "\(label): \(key)")
-      }
+      expectSame(found, as: value, "\(label): \(key)")
       // Names next to the key: a longer one, a shorter one, another case. A lookup that
       // matched on a prefix or a hash alone would find them.
       for near in [key + "x", String(key.dropLast()), key.uppercased(), key.lowercased()]
