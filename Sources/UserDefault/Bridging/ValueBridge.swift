@@ -18,11 +18,14 @@ struct ValueBridge<Value>: Sendable {
   @usableFromInline let decodesCheaply: Bool
   /// Whether a stored object of type `Value` is the value itself, so a cast decodes it.
   @usableFromInline let storesValueItself: Bool
+  /// Whether every value is stored as itself (never `nil`), so a write needs no coding.
+  @usableFromInline let writesValueItself: Bool
 
   init(coding: any ValueCoding<Value>) {
     self.coding = coding
     self.decodesCheaply = coding.decodesCheaply
     self.storesValueItself = coding.storesValueItself
+    self.writesValueItself = coding.writesValueItself
   }
 
   var storage: StorageForm { coding.storage }
@@ -62,6 +65,9 @@ protocol ValueCoding<Value>: Sendable {
   func decode(_ object: Any) throws(DefaultsError) -> Value
   var decodesCheaply: Bool { get }
   var storesValueItself: Bool { get }
+  /// Whether `encode` returns its argument for every value: not an optional's coding,
+  /// which stores its wrapped value and removes for `nil`.
+  var writesValueItself: Bool { get }
   /// Whether earlier versions stored a collection of such values as one JSON string:
   /// `Codable` values, collections of them, and their optionals.
   var wasStoredAsJSON: Bool { get }
@@ -70,6 +76,7 @@ protocol ValueCoding<Value>: Sendable {
 extension ValueCoding {
   var decodesCheaply: Bool { false }
   var storesValueItself: Bool { false }
+  var writesValueItself: Bool { false }
   var wasStoredAsJSON: Bool { storage == .json }
 }
 
@@ -137,6 +144,8 @@ struct NativeCoding<U: UserDefaultable>: ValueCoding {
     U.self == Int.self || U.self == String.self || U.self == Bool.self || U.self == Double.self
       || U.self == Data.self
   }
+  /// Their `propertyListObject()` is the value itself.
+  var writesValueItself: Bool { storesValueItself }
   func encode(_ value: U) throws(DefaultsError) -> Any? {
     try base.encode(try U.storableValue(of: value))
   }

@@ -23,6 +23,8 @@ struct KeyDescriptor<Value> {
   @inlinable
   func storedForm(of value: Value) throws(DefaultsError) -> Any? {
     guard isValidName else { throw invalidNameError() }
+    // No call through the coding's existential for what it would hand back unchanged.
+    if bridge.writesValueItself { return value }
     return try bridge.encode(value)
   }
 
