@@ -12,6 +12,9 @@ import PropertyListCodec
 /// readers were handed different values, the key's next write is told, and what it wrote
 /// is what they are all told to read.
 ///
+/// A key no reader was handed yet has no record and no reader to tell: its writes tell
+/// nobody until a first read records what it found.
+///
 /// Cost: two suite-wide locks, a lookup and a comparison on every read; one lock, a lookup
 /// and a comparison on every write. The comparison, under the lock, is linear in the size
 /// of an array, dictionary or data value, as the decoded-value cache's is on such a read.
@@ -53,18 +56,27 @@ final class SeenValues: Sendable {
 
   /// Records a write of `object` (`nil`: a removal) that Foundation now holds.
   ///
-  /// - Returns: Whether readers may see a change: `false` only when every reader was handed
-  ///   `object` and no read is underway.
+  /// - Returns: Whether readers may see a change: `false` when no reader was handed a
+  ///   value of the key yet, or every reader was handed `object`, and no read is underway.
   func wrote(_ name: String, _ object: Any?) -> Bool {
     state.withLock { state in
-      guard let before = state.keys.updateValue(.agreed(object), forKey: name),
-        state.readsUnderway == 0
-      else { return true }
+      // A key no reader was handed keeps no record: nobody can be tracking it, and its
+      // first reader records what it finds.
+      guard let index = state.keys.index(forKey: name) else { return state.readsUnderway > 0 }
+      let before = Self.replace(&state.keys.values[index], with: .agreed(object))
+      guard state.readsUnderway == 0 else { return true }
       // Consumed: matching the record in place would copy the object it holds.
       switch consume before {
       case .agreed(let handed): return !ChangeHub.Change.isSame(handed, object)
       case .differing: return true
       }
     }
+  }
+
+  /// The record `seen` held, moved out as `new` moves in (no second lookup of the key).
+  private static func replace(_ seen: inout Seen, with new: consuming Seen) -> Seen {
+    var new = new
+    swap(&seen, &new)
+    return new
   }
 }

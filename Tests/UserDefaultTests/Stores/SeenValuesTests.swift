@@ -25,6 +25,7 @@ struct SeenValuesTests {
   }
 
   @Test func aWriteOfTheValueReadersWereHandedIsNoChange() {
+    #expect(read() == nil)
     #expect(write(1))
     #expect(!write(1))
     #expect(read() == 1)
@@ -34,12 +35,29 @@ struct SeenValuesTests {
     #expect(!write(nil))
   }
 
-  @Test func nothingIsKnownBeforeAReadOrWrite() {
+  @Test func aKeyNoReaderWasHandedTellsNobody() {
     stored.value = 1
-    #expect(write(1))
+    #expect(!write(1))
+    #expect(!write(2), "no reader can be tracking the key")
+    #expect(read() == 2)
+    #expect(!write(2))
+    #expect(write(3))
+  }
+
+  @Test func aFirstReadUnderwayIsToldOfAWrite() {
+    stored.value = 1
+    let found = seen.read("k") {
+      let found = stored.value
+      #expect(write(2), "the read underway found 1 and is not recorded yet")
+      return found
+    }
+    #expect(found as? Int == 1)
+    #expect(write(2), "that reader holds 1")
+    #expect(!write(2))
   }
 
   @Test func aChangeTheLibraryDidNotSeeCountsOnceReadThrough() {
+    #expect(read() == nil)
     #expect(write(1))
     stored.value = 3  // a plain `set`: nobody is told
     #expect(!write(1), "every reader was handed 1")
@@ -50,7 +68,7 @@ struct SeenValuesTests {
   }
 
   @Test func readersHandedDifferentValuesAreToldOfTheNextWrite() {
-    #expect(write(1))
+    stored.value = 1
     #expect(read() == 1)
     stored.value = 2
     #expect(read() == 2)
@@ -61,7 +79,7 @@ struct SeenValuesTests {
   }
 
   @Test func aWriteWhileAReadIsUnderwayIsAChange() {
-    #expect(write(1))
+    stored.value = 1
     #expect(read() == 1)
     stored.value = 2
     let found = seen.read("k") {
@@ -74,7 +92,7 @@ struct SeenValuesTests {
   }
 
   @Test func aReadAfterAWriteOfAnotherValueIsRecordedAsDiffering() {
-    #expect(write(1))
+    stored.value = 1
     #expect(read() == 1)
     // Found 1, recorded after a write of 2 told everyone of 2.
     let found = seen.read("k") {
@@ -87,8 +105,11 @@ struct SeenValuesTests {
   }
 
   @Test func keysAreSeparate() {
+    #expect(read() == nil)
     #expect(write(1))
-    #expect(seen.wrote("other", 1))
+    #expect(!seen.wrote("other", 1), "nobody read the other key")
+    #expect(seen.read("other") { 1 } as? Int == 1)
+    #expect(seen.wrote("other", 2))
     #expect(!write(1))
   }
 }
