@@ -13,13 +13,13 @@ import PropertyListCodec
 /// is what they are all told to read.
 ///
 /// A key no reader was handed yet has no record and no reader to tell: its writes tell
-/// nobody until a first read records what it found.
+/// nobody until a first read records what it found. From then on the record holds the
+/// object its readers agreed on (the first of equal reads, or the last write), none once
+/// they differ.
 ///
 /// Cost: two suite-wide locks, a lookup and a comparison on every read; one lock, a lookup
 /// and a comparison on every write. The comparison, under the lock, is linear in the size
 /// of an array, dictionary or data value, as the decoded-value cache's is on such a read.
-/// Holds per key the object its readers agreed on (the first of equal reads, or the last
-/// write), none once they differ.
 final class SeenValues: Sendable {
   private enum Seen {
     /// Every reader of the key not told of a change since was handed this (`nil`: no value).
@@ -54,7 +54,8 @@ final class SeenValues: Sendable {
     return found
   }
 
-  /// Records a write of `object` (`nil`: a removal) that Foundation now holds.
+  /// Records a write of `object` (`nil`: a removal) that Foundation now holds, for a key
+  /// some reader was handed.
   ///
   /// - Returns: Whether readers may see a change: `false` when no reader was handed a
   ///   value of the key yet, or every reader was handed `object`, and no read is underway.

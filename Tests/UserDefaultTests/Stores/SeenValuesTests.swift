@@ -108,8 +108,9 @@ struct SeenValuesTests {
     #expect(read() == nil)
     #expect(write(1))
     #expect(!seen.wrote("other", 1), "nobody read the other key")
-    #expect(seen.read("other") { 1 } as? Int == 1)
-    #expect(seen.wrote("other", 2))
+    #expect(seen.read("other") { 2 } as? Int == 2)
+    #expect(!seen.wrote("other", 2), "its reader holds 2, whatever the first key's hold")
+    #expect(seen.wrote("other", 3))
     #expect(!write(1))
   }
 }
