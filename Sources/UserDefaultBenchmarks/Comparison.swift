@@ -6,4 +6,10 @@ struct Comparison {
   /// right after it: a busy spell of the machine that slows one pair moves one ratio of
   /// several, where it could move one side's median alone.
   let pairedRatio: Double
+
+  /// The timings per key of operations on `keys` keys; the ratio is unchanged.
+  func perKey(of keys: Int) -> Comparison {
+    Comparison(
+      library: library.perKey(of: keys), raw: raw.perKey(of: keys), pairedRatio: pairedRatio)
+  }
 }

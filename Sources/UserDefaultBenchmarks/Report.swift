@@ -12,16 +12,29 @@ struct ResultRow {
   /// (``Comparison/pairedRatio``), else the ratio of the medians.
   let ratio: Double
 
-  init(
-    benchmark: String, size: Int, library: Timing, raw: Timing, rawLabel: String,
-    pairedRatio: Double? = nil
+  /// A row timed once per prepared file, or derived from others: the ratio of the medians.
+  init(benchmark: String, size: Int, library: Timing, raw: Timing, rawLabel: String) {
+    self.init(
+      benchmark: benchmark, size: size, library: library, raw: raw, rawLabel: rawLabel,
+      ratio: library.median / raw.median)
+  }
+
+  /// A row of two operations timed by interleaved repetitions: their paired ratio.
+  init(benchmark: String, size: Int, _ timings: Comparison, rawLabel: String) {
+    self.init(
+      benchmark: benchmark, size: size, library: timings.library, raw: timings.raw,
+      rawLabel: rawLabel, ratio: timings.pairedRatio)
+  }
+
+  private init(
+    benchmark: String, size: Int, library: Timing, raw: Timing, rawLabel: String, ratio: Double
   ) {
     self.benchmark = benchmark
     self.size = size
     self.library = library
     self.raw = raw
     self.rawLabel = rawLabel
-    self.ratio = pairedRatio ?? library.median / raw.median
+    self.ratio = ratio
   }
 }
 

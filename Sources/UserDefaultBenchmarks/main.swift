@@ -149,11 +149,9 @@ for size in sizes {
   func add(
     _ name: String, rawLabel: String = "UserDefaults", library: () -> Void, raw: () -> Void
   ) {
-    let timings = stopwatch.compare(library, raw)
     report.add(
       ResultRow(
-        benchmark: name, size: size, library: timings.library, raw: timings.raw,
-        rawLabel: rawLabel, pairedRatio: timings.pairedRatio))
+        benchmark: name, size: size, stopwatch.compare(library, raw), rawLabel: rawLabel))
   }
 
   add(
@@ -280,9 +278,8 @@ for size in sizes {
     })
   report.add(
     ResultRow(
-      benchmark: "durable write (write + flush)", size: size, library: durable.library,
-      raw: durable.raw, rawLabel: "UserDefaults set + synchronize",
-      pairedRatio: durable.pairedRatio))
+      benchmark: "durable write (write + flush)", size: size, durable,
+      rawLabel: "UserDefaults set + synchronize"))
   let updateKey = UserDefaults.Key<Int>("updated", default: 0)
   let updates = stopwatch.compare(
     { _ = try? store.update(updateKey) { $0 += 1 } },
@@ -293,8 +290,8 @@ for size in sizes {
     })
   report.add(
     ResultRow(
-      benchmark: "update, uncontended", size: size, library: updates.library, raw: updates.raw,
-      rawLabel: "write + flush, same store", pairedRatio: updates.pairedRatio))
+      benchmark: "update, uncontended", size: size, updates,
+      rawLabel: "write + flush, same store"))
   if size == 10 {
     // What remains of a durable write once the two fsyncs it must make (file, then
     // directory) are taken out, each measured alone on a file of the store's size.
@@ -416,9 +413,8 @@ for size in sizes {
     { consume(PropertyListXMLWriter.data(for: mixed)) })
   report.add(
     ResultRow(
-      benchmark: "binary file writer, per key", size: size,
-      library: writers.library.perKey(of: size), raw: writers.raw.perKey(of: size),
-      rawLabel: "the library's XML writer, same values", pairedRatio: writers.pairedRatio))
+      benchmark: "binary file writer, per key", size: size, writers.perKey(of: size),
+      rawLabel: "the library's XML writer, same values"))
 
   // A durable write to a suite of `size` keys whose file is binary, against the same write
   // to one whose file is XML (files keep their format); per key over the cost at 10 keys,
@@ -535,8 +531,8 @@ do {
   let reads = stopwatch.compare({ consume(store[globalKey]) }, { consume(store[ownKey]) })
   report.add(
     ResultRow(
-      benchmark: "Int read from the global domain", size: 1, library: reads.library,
-      raw: reads.raw, rawLabel: "the suite's own key, same store", pairedRatio: reads.pairedRatio))
+      benchmark: "Int read from the global domain", size: 1, reads,
+      rawLabel: "the suite's own key, same store"))
 }
 
 // Cold open of a binary file against the same values in an XML file (both the library's
