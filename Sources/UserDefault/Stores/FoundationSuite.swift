@@ -246,7 +246,7 @@ extension FoundationSuite {
     private struct State: @unchecked Sendable {
       // Only touched inside the lock; the objects are immutable property lists.
       var pending = PendingWrites<Any?>()
-      var isScheduled = false
+      var schedule = SaveSchedule()
       var isProblemReported = false
       var hasRefusedWrites = false
       var reports = FailureReports()
@@ -276,21 +276,21 @@ extension FoundationSuite {
         }
         return
       }
-      let schedule = state.withLock { state in
+      let number = state.withLock { state in
         state.pending.record(name, object)
-        defer { state.isScheduled = true }
-        return !state.isScheduled
+        return state.schedule.requestSave()
       }
-      if schedule {
+      if let number {
         ExitFlush.install()
         DeferredFlush.schedule(
           on: .global(qos: .utility), after: FoundationSaving.window,
-          flush: { [self] () throws(DefaultsError) in try saveNow() },
+          flush: { [self] () throws(DefaultsError) in
+            guard state.withLock({ $0.schedule.begin(number) }) else { return }
+            try saveNow()
+          },
           rearm: { [self] in
             state.withLock { state in
-              guard !state.pending.isEmpty, !state.isScheduled else { return false }
-              state.isScheduled = true
-              return true
+              !state.pending.isEmpty && state.schedule.retry(number)
             }
           })
       }
@@ -345,10 +345,7 @@ extension FoundationSuite {
     }
 
     private func takePending() -> [String: PendingWrites<Any?>.Write] {
-      state.withLock { state in
-        state.isScheduled = false
-        return state.pending.snapshot
-      }
+      state.withLock { $0.pending.snapshot }
     }
 
     /// The caller holds the lock.
@@ -369,6 +366,7 @@ extension FoundationSuite {
         state.reports.fileIsSound()
         // A newer write that came in while this save wrote stays pending.
         state.pending.clear(saved: pending)
+        if state.pending.isEmpty { state.schedule.caughtUp() }
       }
       return merged.values
     }
