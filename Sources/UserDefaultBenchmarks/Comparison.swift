@@ -2,9 +2,9 @@
 struct Comparison {
   let library: Timing
   let raw: Timing
-  /// The median of the repetitions' ratios, each library repetition over the raw one run
-  /// right after it: a busy spell of the machine that slows one pair moves one ratio of
-  /// several, where it could move one side's median alone.
+  /// The median of the pairs' ratios, each library repetition over the raw one run next
+  /// to it: a busy spell of the machine that slows one pair moves one ratio of several,
+  /// where it could move one side's median alone.
   let pairedRatio: Double
 
   /// The timings per key of operations on `keys` keys; the ratio is unchanged.

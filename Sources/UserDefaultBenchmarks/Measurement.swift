@@ -37,8 +37,10 @@ struct Stopwatch {
     return timing(samples, iterations: iterations)
   }
 
-  /// Times two operations with their repetitions interleaved (library, raw, library, …),
-  /// so that a busy spell of the machine falls on both sides rather than on one.
+  /// Times two operations with their repetitions interleaved in pairs, so that a busy spell
+  /// of the machine falls on both sides rather than on one. Each pair runs in the other
+  /// order from the last (library then raw, then raw then library), so that neither side
+  /// always runs first, nor always right after the library's save (the settle).
   func compare(
     _ library: () -> Void, _ raw: () -> Void, maxIterations: Int = 1_000_000
   ) -> Comparison {
@@ -46,9 +48,14 @@ struct Stopwatch {
     let rawIterations = calibrate(raw, maxIterations: maxIterations)
     var librarySamples: [Double] = []
     var rawSamples: [Double] = []
-    for _ in 0..<repetitions {
-      librarySamples.append(run(libraryIterations, library))
-      rawSamples.append(run(rawIterations, raw))
+    for pair in 0..<repetitions {
+      if pair.isMultiple(of: 2) {
+        librarySamples.append(run(libraryIterations, library))
+        rawSamples.append(run(rawIterations, raw))
+      } else {
+        rawSamples.append(run(rawIterations, raw))
+        librarySamples.append(run(libraryIterations, library))
+      }
     }
     let ratios = zip(librarySamples, rawSamples).map { library, raw in
       (library / Double(libraryIterations)) / (raw / Double(rawIterations))
