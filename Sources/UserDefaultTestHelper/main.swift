@@ -287,15 +287,32 @@ case "set" where arguments.count == 5:
   defaults[UserDefaults.Key<Int>(arguments[3], default: 0)] = Int(arguments[4]) ?? 0
 case "write-sequence" where arguments.count >= 4:
   // Runs the steps after the suite: `key=value` writes an Int through a typed key,
-  // `-key` removes it, `save` saves at once (printing what saveNow() answered).
+  // `-key` removes it, `save` saves at once (printing what saveNow() answered), `deferred`
+  // waits until the suite's file holds the last write, which only the library's deferred
+  // save can have put there (status 3, leaving with _exit, if 20 s pass first).
+  var lastWrite: (key: String, value: Int)?
   for step in arguments.dropFirst(3) {
     if step == "save" {
       print("saved \(FoundationSaving.saveNow())")
+    } else if step == "deferred", let (key, value) = lastWrite {
+      let directory = ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"] ?? ""
+      let path = directory + "/\(arguments[2]).plist"
+      let deadline = ContinuousClock.now + .seconds(20)
+      func saved() -> Int? {
+        let data = FileManager.default.contents(atPath: path) ?? Data()
+        let values = try? PropertyListSerialization.propertyList(from: data, format: nil)
+        return (values as? [String: Any])?[key] as? Int
+      }
+      while saved() != value {
+        guard ContinuousClock.now < deadline else { _exit(3) }
+        usleep(5_000)
+      }
     } else if step.hasPrefix("-") {
       defaults[UserDefaults.Key<Int?>(String(step.dropFirst()))] = nil
     } else if let equals = step.firstIndex(of: "=") {
-      defaults[UserDefaults.Key<Int>(String(step[..<equals]), default: 0)] =
-        Int(step[step.index(after: equals)...]) ?? 0
+      let (key, value) = (String(step[..<equals]), Int(step[step.index(after: equals)...]) ?? 0)
+      defaults[UserDefaults.Key<Int>(key, default: 0)] = value
+      lastWrite = (key, value)
     }
   }
 case "set-and-save" where arguments.count == 5:

@@ -141,6 +141,22 @@ struct OneEnginePerSuiteTests {
     #expect(values.mapValues { $0 as? Int } == expected.mapValues { $0 })
   }
 
+  @Test(
+    "A write after a save made by hand is still saved within the window, by the deferred save",
+    .linuxFiles,
+    arguments: [
+      ["a=1", "save", "b=2", "deferred"],
+      ["a=1", "save", "a=2", "deferred", "a=3", "save", "a=4", "b=5", "deferred"],
+    ])
+  func writeAfterASaveByHandIsSavedLater(steps: [String]) throws {
+    let directory = TemporaryDirectory()
+    let result = try ChildProcess.run(
+      "UserDefaultTestHelper", ["write-sequence", "after-save"] + steps,
+      environment: ["XDG_CONFIG_HOME": directory.path, "HOME": directory.path])
+    #expect(result.status == 0, "status 3: the deferred save never came. \(result.error)")
+    #expect(!result.output.contains("saved false"), "\(result.output)")
+  }
+
   @Test("A save that fails again and again on the default path is reported once", .linuxFiles)
   func repeatedSaveFailureIsReportedOnce() throws {
     let directory = TemporaryDirectory()
