@@ -1,7 +1,7 @@
 import Dispatch
 
-/// The one scheduler of background flushes. Each backend keeps its own "scheduled" flag,
-/// so a burst of writes schedules one flush; this type retries a failed flush while
+/// The one scheduler of background flushes. Each backend keeps its own record of the flush
+/// it scheduled (``FlushProgress``, ``SaveSchedule``), so a burst of writes schedules one; this type retries a failed flush while
 /// changes wait, a second apart at least, rather than wait for the next write or exit.
 enum DeferredFlush {
   /// Runs `flush` on `queue`, `window` from now; if it fails and `rearm` says changes
@@ -11,8 +11,8 @@ enum DeferredFlush {
   /// - Parameters:
   ///   - queue: Where the flush runs.
   ///   - window: How long from now.
-  ///   - flush: The flush; it clears the backend's flag before taking its snapshot.
-  ///   - rearm: Whether to try again after a failure; sets the backend's flag when so.
+  ///   - flush: The flush; by the time it takes its snapshot, it is no longer scheduled.
+  ///   - rearm: Whether to try again after a failure; marks the flush scheduled when so.
   static func schedule(
     on queue: DispatchQueue, after window: Duration,
     flush: @escaping @Sendable () throws(DefaultsError) -> Void,

@@ -7,7 +7,8 @@ import PropertyListCodec
 /// unlocked. So the library saves the keys it wrote within ``window`` and at exit,
 /// atomically under a `flock`. Apple platforms' Foundation saves by itself.
 public enum FoundationSaving {
-  /// The longest time between a write and the save that makes it durable.
+  /// The longest time between a write and the save that makes it durable, unless a save
+  /// failed: it is tried again a second apart at least, while keys wait.
   public static let window: Duration = .milliseconds(100)
 
   package static var isEnabled: Bool { enabled.withLock { $0.isEnabled } }

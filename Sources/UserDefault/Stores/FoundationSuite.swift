@@ -284,29 +284,37 @@ extension FoundationSuite {
         ExitFlush.install()
         DeferredFlush.schedule(
           on: .global(qos: .utility), after: FoundationSaving.window,
-          flush: { [self] () throws(DefaultsError) in
-            guard state.withLock({ $0.schedule.begin(number) }) else { return }
-            try saveNow()
-          },
+          flush: { [self] () throws(DefaultsError) in try saveNow(due: number) },
           rearm: { [self] in
             state.withLock { state in
-              !state.pending.isEmpty && state.schedule.retry(number)
+              !state.pending.isEmpty && state.schedule.rescheduleIfIdle(number)
             }
           })
       }
     }
 
     /// On failure the keys stay for the next attempt.
-    func saveNow() throws(DefaultsError) {
+    ///
+    /// - Parameter number: The deferred save this is (``SaveSchedule``), or `nil` for a
+    ///   save by hand. A deferred save stays due until it holds the save lock, so writes
+    ///   meanwhile ride on it rather than arm more timers that would queue behind the lock.
+    func saveNow(due number: UInt64? = nil) throws(DefaultsError) {
       guard let file else {
         if let problem { throw problem }
         return
       }
-      try oneSaveAtATime.withLock { (_: inout Void) throws(DefaultsError) in try save(to: file) }
+      try oneSaveAtATime.withLock { (_: inout Void) throws(DefaultsError) in
+        let pending = state.withLock { state -> [String: PendingWrites<Any?>.Write]? in
+          if let number, !state.schedule.startIfDue(number) { return nil }  // stale
+          return state.pending.snapshot
+        }
+        if let pending { try save(pending, to: file) }
+      }
     }
 
-    private func save(to file: PreferencesFile) throws(DefaultsError) {
-      let pending = takePending()
+    private func save(
+      _ pending: [String: PendingWrites<Any?>.Write], to file: PreferencesFile
+    ) throws(DefaultsError) {
       guard !pending.isEmpty else { return }
       try reportingFailure { () throws(DefaultsError) in
         try file.prepareDirectory()
@@ -366,7 +374,7 @@ extension FoundationSuite {
         state.reports.fileIsSound()
         // A newer write that came in while this save wrote stays pending.
         state.pending.clear(saved: pending)
-        if state.pending.isEmpty { state.schedule.caughtUp() }
+        if state.pending.isEmpty { state.schedule.markCaughtUp() }
       }
       return merged.values
     }

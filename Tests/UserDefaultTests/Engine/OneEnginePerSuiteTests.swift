@@ -142,7 +142,7 @@ struct OneEnginePerSuiteTests {
   }
 
   @Test(
-    "A write after a save made by hand is still saved within the window, by the deferred save",
+    "A write after a save made by hand is still saved, by the deferred save",
     .linuxFiles,
     arguments: [
       ["a=1", "save", "b=2", "deferred"],
