@@ -26,6 +26,19 @@ final class Counter: @unchecked Sendable {
   var value: Int { lock.withLock { count } }
 }
 
+/// Waits until the property-list file at `path` holds `value` under `key`: `false` if 20 s
+/// pass first. Polls, since the write it waits for is made by a background save.
+func waitUntilFile(at path: String, holds value: Int, forKey key: String) -> Bool {
+  let deadline = ContinuousClock.now + .seconds(20)
+  while ContinuousClock.now < deadline {
+    let data = FileManager.default.contents(atPath: path) ?? Data()
+    let values = try? PropertyListSerialization.propertyList(from: data, format: nil)
+    if (values as? [String: Any])?[key] as? Int == value { return true }
+    usleep(5_000)
+  }
+  return false
+}
+
 extension UserDefaults {
   /// Makes this instance's writes durable: the store's flush, or the library's save of a
   /// Foundation suite.
@@ -289,26 +302,21 @@ case "write-sequence" where arguments.count >= 4:
   // Runs the steps after the suite: `key=value` writes an Int through a typed key,
   // `-key` removes it, `save` saves at once (printing what saveNow() answered), `deferred`
   // waits until the suite's file holds the last write, which only the library's deferred
-  // save can have put there (status 3, leaving with _exit, if 20 s pass first).
+  // save can have put there (status 3, leaving with _exit, if 20 s pass first; status 2
+  // when no write precedes it or XDG_CONFIG_HOME is not set).
   var lastWrite: (key: String, value: Int)?
   for step in arguments.dropFirst(3) {
     if step == "save" {
       print("saved \(FoundationSaving.saveNow())")
-    } else if step == "deferred", let (key, value) = lastWrite {
-      let directory = ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"] ?? ""
+    } else if step == "deferred" {
+      guard let (key, value) = lastWrite,
+        let directory = ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"]
+      else { exit(2) }
       let path = directory + "/\(arguments[2]).plist"
-      let deadline = ContinuousClock.now + .seconds(20)
-      func saved() -> Int? {
-        let data = FileManager.default.contents(atPath: path) ?? Data()
-        let values = try? PropertyListSerialization.propertyList(from: data, format: nil)
-        return (values as? [String: Any])?[key] as? Int
-      }
-      while saved() != value {
-        guard ContinuousClock.now < deadline else { _exit(3) }
-        usleep(5_000)
-      }
+      guard waitUntilFile(at: path, holds: value, forKey: key) else { _exit(3) }
     } else if step.hasPrefix("-") {
       defaults[UserDefaults.Key<Int?>(String(step.dropFirst()))] = nil
+      lastWrite = nil
     } else if let equals = step.firstIndex(of: "=") {
       let (key, value) = (String(step[..<equals]), Int(step[step.index(after: equals)...]) ?? 0)
       defaults[UserDefaults.Key<Int>(key, default: 0)] = value
@@ -332,14 +340,8 @@ case "store-release" where arguments.count == 6:
       store[UserDefaults.Key<Int>(arguments[3], default: 0)] = Int(arguments[4]) ?? 0
     }
     if arguments[5] == "wait", let path {
-      let deadline = ContinuousClock.now + .seconds(20)
-      while ContinuousClock.now < deadline {
-        let data = FileManager.default.contents(atPath: path) ?? Data()
-        let values = try? PropertyListSerialization.propertyList(from: data, format: nil)
-        if (values as? [String: Any])?[arguments[3]] as? Int == Int(arguments[4]) { _exit(0) }
-        usleep(5_000)
-      }
-      _exit(3)
+      let held = waitUntilFile(at: path, holds: Int(arguments[4]) ?? 0, forKey: arguments[3])
+      _exit(held ? 0 : 3)
     }
   } catch {
     print("error \(error)")

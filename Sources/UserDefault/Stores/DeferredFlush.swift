@@ -1,8 +1,9 @@
 import Dispatch
 
 /// The one scheduler of background flushes. Each backend keeps its own record of the flush
-/// it scheduled (``FlushProgress``, ``SaveSchedule``), so a burst of writes schedules one; this type retries a failed flush while
-/// changes wait, a second apart at least, rather than wait for the next write or exit.
+/// it scheduled (``FlushProgress``, ``SaveSchedule``), so a burst of writes schedules one;
+/// this type retries a failed flush while changes wait, a second apart at least, rather
+/// than wait for the next write or exit.
 enum DeferredFlush {
   /// Runs `flush` on `queue`, `window` from now; if it fails and `rearm` says changes
   /// still wait (marking a flush scheduled as it says so), runs it again after

@@ -8,7 +8,8 @@ import PropertyListCodec
 /// atomically under a `flock`. Apple platforms' Foundation saves by itself.
 public enum FoundationSaving {
   /// The longest time between a write and the save that makes it durable, unless a save
-  /// failed: it is tried again a second apart at least, while keys wait.
+  /// failed (it is tried again a second apart at least, while keys wait) or waits for the
+  /// file's lock.
   public static let window: Duration = .milliseconds(100)
 
   package static var isEnabled: Bool { enabled.withLock { $0.isEnabled } }

@@ -284,7 +284,7 @@ extension FoundationSuite {
         ExitFlush.install()
         DeferredFlush.schedule(
           on: .global(qos: .utility), after: FoundationSaving.window,
-          flush: { [self] () throws(DefaultsError) in try saveNow(due: number) },
+          flush: { [self] () throws(DefaultsError) in try saveIfStillDue(number) },
           rearm: { [self] in
             state.withLock { state in
               !state.pending.isEmpty && state.schedule.rescheduleIfIdle(number)
@@ -293,22 +293,25 @@ extension FoundationSuite {
       }
     }
 
-    /// On failure the keys stay for the next attempt.
-    ///
-    /// - Parameter number: The deferred save this is (``SaveSchedule``), or `nil` for a
-    ///   save by hand. A deferred save stays due until it holds the save lock, so writes
-    ///   meanwhile ride on it rather than arm more timers that would queue behind the lock.
-    func saveNow(due number: UInt64? = nil) throws(DefaultsError) {
+    /// A save by hand. On failure the keys stay for the next attempt.
+    func saveNow() throws(DefaultsError) {
+      try save(ifDue: nil)
+    }
+
+    /// Deferred save `number`, unless a save by hand did its work. It stays due until it
+    /// holds the save lock, so writes meanwhile ride on it rather than arm more timers
+    /// that would queue behind the lock.
+    private func saveIfStillDue(_ number: UInt64) throws(DefaultsError) {
+      try save(ifDue: number)
+    }
+
+    private func save(ifDue number: UInt64?) throws(DefaultsError) {
       guard let file else {
         if let problem { throw problem }
         return
       }
       try oneSaveAtATime.withLock { (_: inout Void) throws(DefaultsError) in
-        let pending = state.withLock { state -> [String: PendingWrites<Any?>.Write]? in
-          if let number, !state.schedule.startIfDue(number) { return nil }  // stale
-          return state.pending.snapshot
-        }
-        if let pending { try save(pending, to: file) }
+        try save(takePending(ifDue: number), to: file)
       }
     }
 
@@ -352,8 +355,13 @@ extension FoundationSuite {
       state.withLock { $0.fileDuringRun }
     }
 
-    private func takePending() -> [String: PendingWrites<Any?>.Write] {
-      state.withLock { $0.pending.snapshot }
+    /// None when deferred save `number` is no longer due: a save by hand did its work, and
+    /// a write since then has a save of its own due.
+    private func takePending(ifDue number: UInt64? = nil) -> [String: PendingWrites<Any?>.Write] {
+      state.withLock { state in
+        if let number, !state.schedule.startIfDue(number) { return [:] }
+        return state.pending.snapshot
+      }
     }
 
     /// The caller holds the lock.
@@ -374,7 +382,7 @@ extension FoundationSuite {
         state.reports.fileIsSound()
         // A newer write that came in while this save wrote stays pending.
         state.pending.clear(saved: pending)
-        if state.pending.isEmpty { state.schedule.markCaughtUp() }
+        state.schedule.markSaved(leavingPending: !state.pending.isEmpty)
       }
       return merged.values
     }

@@ -3,8 +3,9 @@
 /// exclusive update) did the due save's work, so that save goes stale: its timer wakes and
 /// does nothing, and the next write's own save comes a full window after that write.
 /// (``FileStore`` keeps its deferred flush after a `flush()` instead, so that a
-/// write-and-flush loop does not arm a timer per write; saves by hand of a Foundation
-/// suite are rare.)
+/// write-and-flush loop does not arm a timer per write. Here a save by hand or an exclusive
+/// update reads and replaces the file, beside which the timer the next write arms is
+/// small.)
 struct SaveSchedule {
   /// The number of the save that is due; `nil` when none is.
   private var due: UInt64?
@@ -35,8 +36,9 @@ struct SaveSchedule {
     return true
   }
 
-  /// Call when nothing is pending after a save: the save that is due has nothing to do.
-  mutating func markCaughtUp() {
-    due = nil
+  /// A save succeeded. When it left nothing pending, the save that is due has nothing to
+  /// do; a write made during the save leaves its key pending, and the due save for it.
+  mutating func markSaved(leavingPending: Bool) {
+    if !leavingPending { due = nil }
   }
 }

@@ -142,7 +142,7 @@ struct OneEnginePerSuiteTests {
   }
 
   @Test(
-    "A write after a save made by hand is still saved, by the deferred save",
+    "A save by hand leaves a later write a deferred save of its own",
     .linuxFiles,
     arguments: [
       ["a=1", "save", "b=2", "deferred"],

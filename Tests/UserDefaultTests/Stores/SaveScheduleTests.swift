@@ -20,7 +20,7 @@ struct SaveScheduleTests {
     var schedule = SaveSchedule()
     let asked = schedule.requestSave()
     let armed = try #require(asked)
-    schedule.markCaughtUp()
+    schedule.markSaved(leavingPending: false)
     let askedAfter = schedule.requestSave()
     let next = try #require(askedAfter, "the next write's save comes a window after that write")
     let staleBegan = schedule.startIfDue(armed)
@@ -29,6 +29,17 @@ struct SaveScheduleTests {
     #expect(meanwhile == nil, "nor does it clear the save now due")
     let nextBegan = schedule.startIfDue(next)
     #expect(nextBegan)
+  }
+
+  @Test func aSaveThatLeavesKeysPendingKeepsTheDueSave() throws {
+    var schedule = SaveSchedule()
+    let asked = schedule.requestSave()
+    let armed = try #require(asked)
+    schedule.markSaved(leavingPending: true)
+    let meanwhile = schedule.requestSave()
+    #expect(meanwhile == nil, "the keys written during the save ride on the due save")
+    let armedStarted = schedule.startIfDue(armed)
+    #expect(armedStarted)
   }
 
   @Test func aFailedSaveRunsAgainUnlessAnotherWasAskedFor() throws {
