@@ -666,6 +666,25 @@ case "update-counter" where arguments.count == 5:
     print("error \(error)")
     exit(1)
   }
+case "update-under-argument" where arguments.count == 7 && arguments[5] == "-counter":
+  // update-under-argument <store|foundation> <suite> <update|transaction> -counter <n>:
+  // adds one to "counter" in the form named, started with the launch argument `-counter
+  // <n>`; prints the value written and what a plain read gives afterwards.
+  do {
+    let defaults = try suiteObject(arguments[2], arguments[3])
+    let counter = UserDefaults.Key<Int>("counter", default: 0)
+    let written =
+      arguments[4] == "update"
+      ? try defaults.update(counter) { $0 += 1 }
+      : try defaults.transaction { t in
+        t[counter] += 1
+        return t[counter]
+      }
+    print("\(written) \(defaults[counter])")
+  } catch {
+    print("error \(error)")
+    exit(1)
+  }
 case "transactions" where arguments.count == 5:
   // transactions <store|foundation> <suite> <count|forever>: two-key transactions ("a"
   // and "b" each += 1), printing the new "a" once each returned (for kill tests).

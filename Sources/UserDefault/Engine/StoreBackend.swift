@@ -16,6 +16,12 @@ protocol StoreBackend: AnyObject, Sendable {
   /// For a typed read to convert its text. Cost: a flag, else a lock and a lookup.
   func launchArgument(forKey name: String) -> StoredObject?
 
+  /// The suite's own value of `name`, past a launch argument and above the lower domains
+  /// (`nil`: none). Inside ``exclusively(_:)`` a read-modify-write starts from it, so that
+  /// it never stores an argument's value as the suite's. Cost: a lookup; on a Foundation
+  /// instance outside a run, a copy of the suite's domain.
+  func ownObject(forKey name: String) -> Any?
+
   /// A checked property list (`nil` removes); an equal value of the same type changes nothing.
   func update(_ name: String, to object: Any?, trackingPath: TrackedKeys.Path?)
 

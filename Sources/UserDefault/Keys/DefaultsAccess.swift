@@ -131,13 +131,24 @@ struct DefaultsAccess: Sendable {
   /// Not cached: the object may already be an old one.
   func observedValue<Value>(_ object: Any?, _ key: KeyDescriptor<Value>) -> Value? {
     guard let object else { return nil }
+    return uncachedValue(object, key, then: "observers are given the default instead")
+  }
+
+  /// The suite's own `object`, which a launch argument hides from plain reads, for a
+  /// read-modify-write inside an exclusive run. Not cached: plain reads see the argument.
+  func ownValue<Value>(_ object: Any, _ key: KeyDescriptor<Value>) -> Value? {
+    uncachedValue(object, key, then: "the update starts from the default instead")
+  }
+
+  private func uncachedValue<Value>(
+    _ object: Any, _ key: KeyDescriptor<Value>, then fallback: String
+  ) -> Value? {
     do {
       return try key.bridge.decode(object)
     } catch {
       if let argument = argumentReading(object, key, failure: error) { return argument }
       DefaultsDiagnostics.report(
-        error.kind, key: key.name, suite: suite.name,
-        "\(error.message); observers are given the default instead")
+        error.kind, key: key.name, suite: suite.name, "\(error.message); \(fallback)")
       return nil
     }
   }

@@ -153,6 +153,10 @@ final class FileStore: StoreBackend {
     hasArguments ? state.withLock { $0.state.search.arguments[name] } : nil
   }
 
+  func ownObject(forKey name: String) -> Any? {
+    state.withLock { $0.state.values.object(forKey: name)?.object }
+  }
+
   /// Every domain merged as Foundation merges its search list.
   func dictionaryRepresentation() -> [String: Any] {
     makeDictionaryOutsideLock()

@@ -95,9 +95,7 @@ final class FoundationSuite: StoreBackend {
     guard let system = systemObject(forKey: name) else { return found }
     guard found != nil else { return system }
     if LaunchArguments.value(forKey: name) != nil { return found }
-    let domain = context.name ?? "kCFPreferencesCurrentApplication"
-    guard let own = defaults.value?.persistentDomain(forName: domain) else { return found }
-    return own[name] != nil ? found : system
+    return persistentObject(forKey: name) != nil ? found : system
   }
 
   /// The first call reads the files.
@@ -129,6 +127,25 @@ final class FoundationSuite: StoreBackend {
   /// For the typed read's conversion of argument text.
   func launchArgument(forKey name: String) -> StoredObject? {
     LaunchArguments.value(forKey: name)
+  }
+
+  /// Inside a run on Linux, the file as the run found it (this process's earlier writes
+  /// merged in); else Foundation's persistent domain of the suite.
+  func ownObject(forKey name: String) -> Any? {
+    if let found = saving?.fileValuesDuringRun() { return found[name]?.object }
+    return persistentObject(forKey: name)
+  }
+
+  /// What Foundation holds in the suite's own domain. Cost: a copy of the domain.
+  private func persistentObject(forKey name: String) -> Any? {
+    #if canImport(Darwin)
+      // Apple documents the standard suite's domain as the app's bundle identifier.
+      let domain =
+        context.name ?? Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName
+    #else
+      let domain = context.name ?? "kCFPreferencesCurrentApplication"
+    #endif
+    return defaults.value?.persistentDomain(forName: domain)?[name]
   }
 
   func update(_ name: String, to written: Any?, trackingPath: TrackedKeys.Path?) {

@@ -29,10 +29,14 @@ public final class DefaultsTransaction {
   /// What this transaction wrote, else the value the suite holds now. Setting records a
   /// write (`nil` removes), made when the body returns; it encodes at once.
   ///
+  /// A launch argument (`-counter 5`) masks a key for plain reads, but not here: a key the
+  /// suite stores reads as its stored value, so `update` adds to what the file holds, not
+  /// to the argument. A key stored nowhere reads as a plain read gives it (the argument).
+  ///
   /// - Parameters:
   ///   - key: The typed key.
-  /// - Returns: The value written earlier in this transaction, or the stored value, or
-  ///   the key's default.
+  /// - Returns: The value written earlier in this transaction, or the suite's own stored
+  ///   value, or what a plain read gives (a launch argument, a lower domain, the default).
   ///
   /// `t[.purchases] += 1`
   public subscript<Value>(key: UserDefaults.Key<Value>) -> Value {
@@ -41,6 +45,11 @@ public final class DefaultsTransaction {
         return value
       }
       if isOpen, adopted.insert(key.name).inserted { backend.adoptFileValue(forKey: key.name) }
+      if backend.launchArgument(forKey: key.name) != nil,
+        let own = backend.ownObject(forKey: key.name)
+      {
+        return defaults.access.ownValue(own, key.descriptor) ?? key.defaultValue
+      }
       return defaults[key]
     }
     set {

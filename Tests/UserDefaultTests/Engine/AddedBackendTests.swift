@@ -35,6 +35,8 @@ final class DictionaryBackend: StoreBackend {
 
   func launchArgument(forKey name: String) -> StoredObject? { nil }
 
+  func ownObject(forKey name: String) -> Any? { object(forKey: name) }
+
   func update(_ name: String, to object: Any?, trackingPath: TrackedKeys.Path?) {
     update([(name, object, trackingPath)])
   }

@@ -28,6 +28,33 @@ struct UpdateProcessTests {
   }
 
   @Test(
+    "An update under a launch argument adds to the stored value, not the argument's; a key stored nowhere starts from the argument",
+    arguments: ["store", "foundation"].flatMap { kind in
+      ["update", "transaction"].flatMap { form in [(kind, form, 100), (kind, form, nil)] }
+    })
+  func updateUnderALaunchArgument(_ kind: String, _ form: String, stored: Int?) throws {
+    let directory = TemporaryDirectory()
+    let environment = ["XDG_CONFIG_HOME": directory.path, "HOME": directory.path]
+    let path = directory.path + "/argued.plist"
+    if let stored {
+      let file = try PropertyListSerialization.data(
+        fromPropertyList: ["counter": stored, "other": "kept"], format: .xml, options: 0)
+      try file.write(to: URL(fileURLWithPath: path))
+    }
+    let (status, output, error) = try ChildProcess.run(
+      "UserDefaultTestHelper", ["update-under-argument", kind, "argued", form, "-counter", "5"],
+      environment: environment)
+    #expect(status == 0, "\(output)\(error)")
+    // Written: the stored value plus one (else the argument's plus one); read afterwards:
+    // the argument, which still masks the key for plain reads.
+    let expected = (stored ?? 5) + 1
+    #expect(output == "\(expected) 5\n", "\(error)")
+    let values = try PropertyListFile.values(at: path)
+    #expect(values["counter"] as? Int == expected)
+    #expect(values["other"] as? String == (stored == nil ? nil : "kept"))
+  }
+
+  @Test(
     "3 processes × 300 two-key transactions: a reader of the file never sees one key without the other",
     arguments: ["store", "foundation"])
   func readersSeeAllOrNothing(_ kind: String) throws {
