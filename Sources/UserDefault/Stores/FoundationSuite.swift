@@ -56,6 +56,28 @@ final class FoundationSuite: StoreBackend {
     case .file(let file): self.saving = Saving(suite: name, file: file, problem: nil)
     case .refused(let problem): self.saving = Saving(suite: name, file: nil, problem: problem)
     }
+    if case .file(let file) = saving { reportDamage(of: file) }
+  }
+
+  /// Foundation on Linux reads a damaged file as empty and says nothing, so without this
+  /// the damage showed only at the first save, which moves it aside. Reported at the
+  /// instance's first use by the library (its first read, as a rule); the bytes stay in
+  /// place until then. Cost: a `stat`, and a parse only when Foundation found nothing in a
+  /// file that holds bytes.
+  private func reportDamage(of file: PreferencesFile) {
+    guard let size = file.identity()?.size, size > 0, persistentDomain()?.isEmpty ?? true
+    else { return }
+    do throws(DefaultsError) {
+      _ = try file.storedContents()
+    } catch  where error.kind == .damagedFile {
+      DefaultsDiagnostics.report(
+        .damagedFile, key: nil, suite: context.name,
+        "\(error.message); it is left in place and the suite reads as empty (registered "
+          + "values and defaults) until the first save moves it aside and writes this "
+          + "process's values")
+    } catch {
+      // Unreadable now (`EACCES`): the first save reports it, as a store's open does.
+    }
   }
 
   enum SavingPlace {
@@ -138,6 +160,11 @@ final class FoundationSuite: StoreBackend {
 
   /// What Foundation holds in the suite's own domain. Cost: a copy of the domain.
   private func persistentObject(forKey name: String) -> Any? {
+    persistentDomain()?[name]
+  }
+
+  /// Foundation's copy of the suite's own domain.
+  private func persistentDomain() -> [String: Any]? {
     #if canImport(Darwin)
       // Apple documents the standard suite's domain as the app's bundle identifier.
       let domain =
@@ -145,7 +172,7 @@ final class FoundationSuite: StoreBackend {
     #else
       let domain = context.name ?? "kCFPreferencesCurrentApplication"
     #endif
-    return defaults.value?.persistentDomain(forName: domain)?[name]
+    return defaults.value?.persistentDomain(forName: domain)
   }
 
   func update(_ name: String, to written: Any?, trackingPath: TrackedKeys.Path?) {

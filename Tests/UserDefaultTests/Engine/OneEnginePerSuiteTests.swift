@@ -118,6 +118,28 @@ struct OneEnginePerSuiteTests {
   }
 
   @Test(
+    "On the default path a damaged file is reported at the first read, naming it, and left in place byte for byte",
+    .linuxFiles)
+  func damagedFileOnTheDefaultPathIsReportedAtTheFirstRead() throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path + "/damagedRead.plist"
+    let damaged = Data("garbage".utf8)
+    try damaged.write(to: URL(fileURLWithPath: path))
+    let result = try ChildProcess.run(
+      "UserDefaultTestHelper", ["read", "damagedRead"],
+      environment: ["XDG_CONFIG_HOME": directory.path, "HOME": directory.path])
+    #expect(result.status == 0)
+    #expect(result.output.contains("bool MISMATCH"), "the samples read as their defaults")
+    let reports = result.error.split(separator: "\n").filter { $0.contains("damagedFile") }
+    #expect(reports.count == 1, "reported: \(result.error)")
+    #expect(reports.first?.contains(path + ": ") == true, "\(reports)")
+    // Nothing was written: the bytes are where they were, and nothing was moved aside.
+    #expect(FileManager.default.contents(atPath: path) == damaged)
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["damagedRead.plist"])
+  }
+
+  @Test(
     "The default path saves the latest write of each key, whatever order keys are written in",
     .linuxFiles,
     arguments: [
