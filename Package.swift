@@ -106,6 +106,9 @@ let package = Package(
     .executableTarget(
       name: "UserDefaultBenchmarks",
       dependencies: ["UserDefault", "PropertyListCodec", "SafeDefaultsKit"]),
+    // Points the test process's HOME and XDG_CONFIG_HOME at a directory of its own before
+    // any test runs, so `swift test` leaves nothing in the user's home whatever the order.
+    .target(name: "TestProcessHome", path: "Tests/TestProcessHome"),
     .testTarget(
       name: "UserDefaultTests",
       dependencies: [
@@ -113,6 +116,7 @@ let package = Package(
         "UserDefaultTesting",
         "UserDefaultTestHelper",
         "defaults",
+        "TestProcessHome",
       ]
     ),
     .testTarget(

@@ -16,6 +16,7 @@ private final class OwnStorageDefaults: UserDefaults {}
   /// the backend made for it when the table next sweeps its stale entries: the table holds
   /// the backends of at most 256 dropped instances (its smallest sweep) when few are alive.
   @Test func droppedInstancesAndTheirBackendsAreFreed() {
+    Diagnostics.installRecorder()  // saving off: 1,000 suites are not 1,000 files
     let key = UserDefaults.Key<Int>(uniqueKey(), default: 0)
     var instances: [Weak<UserDefaults>] = []
     var backends: [Weak<AnyObject>] = []
