@@ -442,13 +442,62 @@ package struct PreferencesFile: Sendable {
     }
   }
 
-  /// A rename, so even a directory survives whole.
+  /// A rename, so even a directory survives whole; through a symbolic link, the file it
+  /// leads to is moved, so the link stays. A file the user froze is not moved.
   private func moveAside(because reason: String) -> Contents {
+    guard let destination = try? destination() else { return .damaged(reason: reason, backup: nil) }
     let stamp = ISO8601DateFormatter().string(from: Date()).replacingOccurrences(of: ":", with: "-")
     let backup =
-      path + ".damaged-" + stamp + "-" + String(UInt32.random(in: 0...UInt32.max), radix: 16)
-    let moved = rename(path, backup) == 0
+      destination.path + ".damaged-" + stamp + "-"
+      + String(UInt32.random(in: 0...UInt32.max), radix: 16)
+    let moved = rename(destination.path, backup) == 0
     return .damaged(reason: reason, backup: moved ? backup : nil)
+  }
+
+  // MARK: Where a save lands
+
+  /// The file a save replaces.
+  struct Destination {
+    /// `path`, or the file a symbolic link at `path` leads to (a dotfiles manager's link
+    /// into a repository), replaced in its own directory so that the link stays.
+    let path: String
+    /// An existing file's permission bits, which the replacement keeps; `nil` for a new
+    /// file, made `0600`.
+    let mode: mode_t?
+
+    var directory: String { (path as NSString).deletingLastPathComponent }
+  }
+
+  /// Follows symbolic links at `path` to the file they lead to (which may not exist yet).
+  ///
+  /// - Throws: `.failedSave` for a loop of links, and for a file without its owner's write
+  ///   bit: the user froze it (`chmod a-w`), so no save replaces it.
+  func destination() throws(DefaultsError) -> Destination {
+    var current = path
+    for _ in 0..<32 {
+      var info = stat()
+      guard lstat(current, &info) == 0 else { return Destination(path: current, mode: nil) }
+      guard (info.st_mode & S_IFMT) == S_IFLNK else {
+        let mode = info.st_mode & 0o7777
+        if mode & S_IWUSR == 0 {
+          let shown = current == path ? path : "\(path) (a link to \(current))"
+          throw DefaultsError(
+            .failedSave,
+            "\(shown) is read-only (mode \(String(mode, radix: 8))), so it is not replaced and "
+              + "nothing is saved; to save again, make it writable: chmod u+w \(current)")
+        }
+        return Destination(path: current, mode: mode)
+      }
+      guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else {
+        break
+      }
+      current =
+        target.hasPrefix("/")
+        ? target : (current as NSString).deletingLastPathComponent + "/" + target
+    }
+    throw DefaultsError(
+      .failedSave,
+      "\(path) is a symbolic link that leads nowhere readable (a loop?); nothing is saved")
   }
 
   // MARK: Writing
@@ -480,12 +529,21 @@ package struct PreferencesFile: Sendable {
     return Replacement(identity: identity, format: document.format)
   }
 
+  /// Replaces the file, or the file a symbolic link at `path` leads to, keeping its
+  /// permission bits.
   private func write(_ data: Data) throws(DefaultsError) -> Identity? {
-    let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    let destination = try destination()
+    let shown = destination.path == path ? path : "\(path) (a link to \(destination.path))"
+    let temporary = destination.path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
     let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else {
+      let place =
+        destination.path == path
+        ? directory
+        : "\(destination.directory) to replace \(destination.path), where the link \(path) "
+          + "leads (the link is kept)"
       throw DefaultsError(
-        .failedSave, "cannot create a file in \(directory): \(Self.describe(errno))")
+        .failedSave, "cannot create a file in \(place): \(Self.describe(errno))")
     }
     var failure: String?
     data.withUnsafeBytes { bytes in
@@ -501,16 +559,21 @@ package struct PreferencesFile: Sendable {
         written += count
       }
     }
+    if failure == nil, let mode = destination.mode, mode != 0o600, fchmod(descriptor, mode) != 0 {
+      failure = Self.describe(errno)
+    }
     if failure == nil && Self.synchronize(descriptor) != 0 { failure = Self.describe(errno) }
     var info = stat()
     let identity = fstat(descriptor, &info) == 0 ? Identity(info) : nil
     close(descriptor)
-    if failure == nil && rename(temporary, path) != 0 { failure = Self.describe(errno) }
+    if failure == nil && rename(temporary, destination.path) != 0 {
+      failure = Self.describe(errno)
+    }
     if let failure {
       unlink(temporary)
-      throw DefaultsError(.failedSave, "cannot write \(path): \(failure)")
+      throw DefaultsError(.failedSave, "cannot write \(shown): \(failure)")
     }
-    let directoryDescriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    let directoryDescriptor = open(destination.directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     if directoryDescriptor >= 0 {
       _ = Self.synchronize(directoryDescriptor)
       close(directoryDescriptor)
