@@ -26,6 +26,26 @@ final class Counter: @unchecked Sendable {
   var value: Int { lock.withLock { count } }
 }
 
+/// An `@Observable` model holding a preference, as the README shows one.
+@Observable final class WatchedModel {
+  @ObservationIgnored @UserDefault var value: Int
+  init(_ key: UserDefaults.Key<Int>, _ defaults: UserDefaults) {
+    _value = UserDefault(key, defaults: defaults)
+  }
+}
+
+/// Milliseconds since it was started, read from any thread.
+final class Stopwatch: @unchecked Sendable {
+  private let lock = NSLock()  // guards `start`, which nothing touches outside it
+  private var start = ContinuousClock.now
+  func restart() { lock.withLock { start = .now } }
+  var milliseconds: Int64 {
+    let elapsed = ContinuousClock.now - lock.withLock { start }
+    return elapsed.components.seconds * 1000
+      + elapsed.components.attoseconds / 1_000_000_000_000_000
+  }
+}
+
 /// Waits until the property-list file at `path` holds `value` under `key`: `false` if 20 s
 /// pass first. Polls, since the write it waits for is made by a background save.
 func waitUntilFile(at path: String, holds value: Int, forKey key: String) -> Bool {
@@ -496,6 +516,43 @@ case "observe" where arguments.count == 5:
   } catch {
     exit(1)
   }
+case "watch-outside" where arguments.count == 5:
+  // watch-outside <suite> <key> <value>: a Foundation instance of <suite> read by a
+  // callback observer, an `updates` sequence and an Observation-tracked read of a model
+  // holding `@UserDefault`; prints "ready", then one line as each form is told <key> became
+  // the Int <value> ("callback", "sequence", "tracked", each with the milliseconds since
+  // "ready"), then "done", or "timeout" after 10 s.
+  let instance = UserDefaults(suiteName: arguments[2])!
+  let key = UserDefaults.Key<Int>(arguments[3], default: -1)
+  let expected = Int(arguments[4]) ?? 0
+  let told = DispatchSemaphore(value: 0)
+  let start = Stopwatch()
+  let tell: @Sendable (String) -> Void = { form in
+    FileHandle.standardOutput.write(Data("\(form) \(start.milliseconds)\n".utf8))
+    told.signal()
+  }
+  let observation = instance.observe(key) { if $0.newValue == expected { tell("callback") } }
+  let updates = instance.updates(key, initial: false)
+  // Detached: top-level code is the main actor's, which waits on the semaphore below.
+  let sequence = Task.detached {
+    for await value in updates where value == expected {
+      tell("sequence")
+      return
+    }
+  }
+  let model = WatchedModel(key, instance)
+  let tracked = withObservationTracking {
+    model.value
+  } onChange: {
+    tell("tracked")
+  }
+  guard tracked != expected else { exit(3) }
+  start.restart()
+  FileHandle.standardOutput.write(Data("ready\n".utf8))
+  let results = (0..<3).map { _ in told.wait(timeout: .now() + 10) }
+  observation.cancel()
+  sequence.cancel()
+  print(results.allSatisfy { $0 == .success } && model.value == expected ? "done" : "timeout")
 case "unavailable" where arguments.count == 4:
   // The parent made the file of suite <suite> unreadable to this process. Opens the suite
   // on <backend> ("store": the library's store; "foundation": a Foundation instance, saved
@@ -584,13 +641,20 @@ case "synchronize" where arguments.count == 4:
   try? synchronized.flushToDisk()
   print("synchronized")
 case "tracked-run" where arguments.count == 3:
-  // tracked-run <suite>: a Foundation instance writes 1 under "tracked" and saves it; the
-  // file is then given 5, as another process would write it; a reader tracked by the
-  // Observation framework reads 1; a run writes 5. Prints "<read> <written> told" when the
-  // reader's onChange fired, else "… untold".
+  // tracked-run <suite>: a Foundation instance writes 1 under "tracked" and saves it; a
+  // reader tracked by the Observation framework reads 1; the file is then given 5, as
+  // another process would write it; a run writes 5. Prints "<read> <written> told" when
+  // the reader's onChange fired, else "… untold". The file watch or the run brings in
+  // the 5, whichever comes first: either way the reader is told.
   let key = UserDefaults.Key<Int>("tracked", default: 0)
   defaults[key] = 1
   try? defaults.flushToDisk()
+  let fired = Counter()
+  let read = withObservationTracking {
+    defaults[key]
+  } onChange: {
+    fired.increment()
+  }
   let file = URL(
     fileURLWithPath: ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"]!
       + "/\(arguments[2]).plist")
@@ -600,12 +664,6 @@ case "tracked-run" where arguments.count == 3:
   values[key.name] = 5
   try! PropertyListSerialization.data(fromPropertyList: values, format: .xml, options: 0)
     .write(to: file, options: .atomic)
-  let fired = Counter()
-  let read = withObservationTracking {
-    defaults[key]
-  } onChange: {
-    fired.increment()
-  }
   let written = try! defaults.update(key) { $0 = 5 }
   print(read, written, fired.value == 1 ? "told" : "untold")
 case "migrate-samples" where arguments.count == 4:

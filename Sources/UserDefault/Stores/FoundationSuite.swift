@@ -10,7 +10,7 @@ import PropertyListCodec
 /// On Linux Foundation writes nothing until `synchronize()`, then truncates the live file,
 /// so the library saves the keys it wrote itself, atomically under the suite's `flock`.
 /// On Apple platforms Foundation saves.
-final class FoundationSuite: StoreBackend {
+final class FoundationSuite: StoreBackend, FileChangeListener {
   let context: SuiteContext
   private let defaults: Instance
   private let saving: Saving?
@@ -56,7 +56,25 @@ final class FoundationSuite: StoreBackend {
     case .file(let file): self.saving = Saving(suite: name, file: file, problem: nil)
     case .refused(let problem): self.saving = Saving(suite: name, file: nil, problem: problem)
     }
-    if case .file(let file) = saving { reportDamage(of: file) }
+    if case .file(let file) = saving {
+      reportDamage(of: file)
+      if FoundationSaving.isEnabled {
+        self.saving?.watch(for: self)
+        FileChangeWatcher.watch(file, for: self)
+      }
+    }
+  }
+
+  /// Another process (the `defaults` tool, another instance of the program) replaced or
+  /// rewrote the file: Foundation on Linux never rereads it, so the keys that changed
+  /// there are brought into the instance and readers are told, each changed key once. A
+  /// key this process wrote and has not saved keeps its value; the next save merges it.
+  func fileMayHaveChanged() {
+    guard let saving else { return }
+    let changes = saving.changesOnDisk { [self] in persistentDomain() ?? [:] }
+    for name in changes.keys.sorted() {
+      write(changes[name]!?.object, forKey: name, trackingPath: nil, origin: .otherProcess)
+    }
   }
 
   /// Foundation on Linux reads a damaged file as empty and says nothing, so without this
@@ -180,17 +198,39 @@ final class FoundationSuite: StoreBackend {
     write(FoundationFileForm.exact(written), forKey: name, trackingPath: trackingPath)
   }
 
+  /// Where a value written into Foundation comes from.
+  private enum Origin {
+    /// A write through the library, which the library saves.
+    case library
+    /// The file's value, found by an exclusive run (``adoptFileValue(forKey:)``).
+    case runFoundIt
+    /// The file's value, written there by another process; dropped when this process
+    /// wrote the key since its last save.
+    case otherProcess
+  }
+
   /// The one path of a value into Foundation: what a write gives and what readers are told.
-  /// `isSaved`: the value is the file's already (``adoptFileValue(forKey:)``).
   private func write(
     _ object: consuming Any?, forKey name: String, trackingPath: TrackedKeys.Path?,
-    isSaved: Bool = false
+    origin: Origin = .library
   ) {
     // Old object only for observers: an unobserved write costs Foundation's `set` and `seen`.
     let isObserved = context.hub.hasListeners(for: name)
     let old = isObserved ? self.object(forKey: name) : nil
-    let mayBeSeen = store(object, forKey: name)
-    if !isSaved { saving?.record(name, object) }
+    let mayBeSeen: Bool
+    switch origin {
+    case .library:
+      // Recorded first: while Foundation holds a value the file lacks, the key is
+      // pending, so another process's value of it never replaces this write.
+      saving?.record(name, object)
+      mayBeSeen = store(object, forKey: name)
+    case .runFoundIt:
+      mayBeSeen = store(object, forKey: name)
+    case .otherProcess:
+      guard let saving, let stored = saving.unlessPending(name, { store(object, forKey: name) })
+      else { return }
+      mayBeSeen = stored
+    }
     var change: ChangeHub.Change
     if isObserved {
       // `old` includes lower domains, so what lies below matters only after a removal.
@@ -252,7 +292,7 @@ final class FoundationSuite: StoreBackend {
   /// run found there.
   func adoptFileValue(forKey name: String) {
     guard let found = saving?.fileValuesDuringRun() else { return }
-    write(found[name]?.object, forKey: name, trackingPath: nil, isSaved: true)
+    write(found[name]?.object, forKey: name, trackingPath: nil, origin: .runFoundIt)
   }
 
   func flush() throws(DefaultsError) {
@@ -295,10 +335,41 @@ extension FoundationSuite {
       var hasRefusedWrites = false
       var reports = FailureReports()
       var fileDuringRun: [String: StoredObject]?
+      /// The file as this process last read or wrote it, to tell what other processes
+      /// changed; `nil` until the first save or change on disk (then Foundation's values).
+      var fileValues: [String: StoredObject]?
+      var fileIdentity: PreferencesFile.Identity?
+      /// Other processes' changes found by a save, for the next look (``changesOnDisk(_:)``).
+      var outside: [String: StoredObject?] = [:]
+
+      /// Notes `found` as the file's values; what differs from the last values noted and
+      /// is not among `written` (this process's own) is another process's change.
+      mutating func noteFile(
+        _ found: [String: StoredObject], identity: PreferencesFile.Identity?,
+        written: some Collection<String>
+      ) {
+        fileIdentity = identity
+        guard var known = fileValues else {
+          fileValues = found
+          return
+        }
+        let names = Set(known.keys).union(found.keys).subtracting(written)
+        for change in ChangeHub.reconcile(&known, names: names, with: { found[$0] }) {
+          outside[change.name] = found[change.name]
+        }
+        fileValues = found
+      }
     }
     private let state = Lock(State())
     /// Held from snapshot to rename: otherwise two saves could leave the older snapshot.
     private let oneSaveAtATime = Lock(())
+    /// Watches the file again once a save made its directory.
+    private let listener = Lock(WeakListener())
+
+    private struct WeakListener: @unchecked Sendable {
+      // Only reached inside the lock.
+      weak var value: (any FileChangeListener)?
+    }
 
     init(suite: String?, file: PreferencesFile?, problem: DefaultsError?) {
       self.suite = suite
@@ -307,6 +378,47 @@ extension FoundationSuite {
     }
 
     var hasPending: Bool { state.withLock { !$0.pending.isEmpty || $0.hasRefusedWrites } }
+
+    func watch(for listener: any FileChangeListener) {
+      self.listener.withLock { $0.value = listener }
+    }
+
+    /// Runs `store` unless this process wrote `name` since its last save, in one step with
+    /// the check, as ``record(_:_:)`` takes the same lock before a write reaches Foundation.
+    /// - Returns: What `store` returned; `nil` when it did not run.
+    func unlessPending(_ name: String, _ store: () -> Bool) -> Bool? {
+      state.withLock { $0.pending.contains(name) ? nil : store() }
+    }
+
+    /// What other processes changed in the file since this process last read or wrote it
+    /// (`nil`: removed). A file this process wrote last is not read again; a file half
+    /// rewritten in place is left for the next look. Cost: a `stat`; a read of the file
+    /// when it changed. `foundationValues`: the starting point, before any save or look.
+    func changesOnDisk(
+      _ foundationValues: () -> [String: Any]
+    ) -> [String: StoredObject?] {
+      guard let file else { return [:] }
+      return oneSaveAtATime.withLock { _ in
+        let identity = file.identity()
+        let (isKnown, hasValues) = state.withLock {
+          (identity != nil && $0.fileIdentity == identity, $0.fileValues != nil)
+        }
+        if !isKnown,
+          case .values(var values, let identity, _) = file.readWithoutLock(indexing: false)
+        {
+          let found = values.dictionary()
+          let start = hasValues ? nil : foundationValues().mapValues(StoredObject.init)
+          state.withLock { state in
+            if let start { state.fileValues = start }
+            state.noteFile(found, identity: identity, written: [])
+          }
+        }
+        return state.withLock { state in
+          defer { state.outside = [:] }
+          return state.outside
+        }
+      }
+    }
 
     func record(_ name: String, _ object: Any?) {
       guard FoundationSaving.isEnabled else { return }
@@ -367,6 +479,9 @@ extension FoundationSuite {
         try file.prepareDirectory()
         _ = try file.withLock { () throws(DefaultsError) in try merge(pending, into: file) }
       }
+      if let listener = listener.withLock({ $0.value }) {
+        FileChangeWatcher.watchAgain(file, for: listener)
+      }
     }
 
     /// Without a file (saving off, or refused) `body` runs as it is and `commit` throws.
@@ -422,6 +537,9 @@ extension FoundationSuite {
       let merged = try file.mergeLocked(
         changes, suite: suite, onDamage: policy, newFileFormat: .newFile)
       state.withLock { state in
+        if FoundationSaving.isEnabled {
+          state.noteFile(merged.values, identity: merged.identity, written: pending.keys)
+        }
         state.reports.writeSucceeded()
         state.reports.fileIsSound()
         // A newer write that came in while this save wrote stays pending.

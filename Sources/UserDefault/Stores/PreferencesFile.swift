@@ -445,7 +445,12 @@ package struct PreferencesFile: Sendable {
   /// A rename, so even a directory survives whole; through a symbolic link, the file it
   /// leads to is moved, so the link stays. A file the user froze is not moved.
   private func moveAside(because reason: String) -> Contents {
-    guard let destination = try? destination() else { return .damaged(reason: reason, backup: nil) }
+    let destination: Destination
+    do throws(DefaultsError) {
+      destination = try self.destination()
+    } catch {
+      return .damaged(reason: "\(reason) (\(error.message))", backup: nil)
+    }
     let stamp = ISO8601DateFormatter().string(from: Date()).replacingOccurrences(of: ":", with: "-")
     let backup =
       destination.path + ".damaged-" + stamp + "-"

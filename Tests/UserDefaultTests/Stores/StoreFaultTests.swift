@@ -350,6 +350,19 @@ struct StoreFaultTests {
       status = result.status
       errors = result.error
     }
+    if case .bytes(let data, let mode) = fault.content, mode & S_IWUSR == 0 {
+      // A file without its owner's write bit is one the user froze: never replaced or moved
+      // aside, and the save fails naming the fix.
+      if status == 0 || !errors.contains("chmod u+w") {
+        outcome.unreported += 1
+        outcome.problems.append("\(label): a frozen file's failed save was not reported: \(errors)")
+      }
+      if FileManager.default.contents(atPath: path) != data {
+        outcome.wipes += 1
+        outcome.problems.append("\(label): a frozen file was replaced")
+      }
+      return
+    }
     if status != 0 {
       outcome.crashes += 1
       outcome.problems.append("\(label): exit status \(status): \(errors.prefix(300))")

@@ -235,7 +235,7 @@ struct EqualWriteObservationTests {
 
   /// In a child: the test process does not save Foundation suites (``Diagnostics``).
   @Test(
-    "A run that takes another process's value from the file tells the framework, on a Foundation instance",
+    "Another process's value, taken from the file by the watch or by a run, tells the framework, on a Foundation instance",
     .linuxFiles)
   func valueTakenFromTheFileInARunIsTold() throws {
     let directory = TemporaryDirectory()
@@ -243,7 +243,7 @@ struct EqualWriteObservationTests {
       "UserDefaultTestHelper", ["tracked-run", "tracked"],
       environment: ["XDG_CONFIG_HOME": directory.path, "HOME": directory.path])
     #expect(child.status == 0, "\(child.error)")
-    // It read 1; the run found 5 in the file and wrote 5.
+    // It read 1; the watch or the run found 5 in the file, and the run wrote 5.
     #expect(child.output == "1 5 told\n")
   }
 

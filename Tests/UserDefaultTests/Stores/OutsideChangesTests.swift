@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+
+@testable import UserDefault
+
+/// On Linux a Foundation instance's observers hear other processes' writes of its file:
+/// the `defaults` tool's, and another program's through the library. Children of the
+/// helper (a release build in CI's second run) with their own XDG_CONFIG_HOME.
+@Suite("Other processes' writes reach a Foundation instance's observers", .serialized, .linuxFiles)
+struct OutsideChangesTests {
+  @Test(
+    "Callbacks, sequences and Observation tracking hear another process's write",
+    arguments: ["tool", "program"])
+  func observersHearAnotherProcess(_ writer: String) throws {
+    let directory = TemporaryDirectory()
+    let environment = ["XDG_CONFIG_HOME": directory.path, "HOME": directory.path]
+    // The suite's file exists first, with another key, as a program's would.
+    try PropertyListSerialization.data(
+      fromPropertyList: ["other": "kept"], format: .xml, options: 0
+    ).write(to: URL(fileURLWithPath: directory.path + "/watched.plist"))
+    let watcher = try RunningChild(
+      "UserDefaultTestHelper", ["watch-outside", "watched", "name", "42"],
+      environment: environment)
+    #expect(watcher.readUntil("ready").contains("ready"))
+    let (status, _, error) =
+      writer == "tool"
+      ? try ChildProcess.run(
+        "defaults", ["write", "watched", "name", "-int", "42"], environment: environment)
+      : try ChildProcess.run(
+        "UserDefaultTestHelper", ["set", "watched", "name", "42"], environment: environment)
+    #expect(status == 0, "\(error)")
+    let output = watcher.readUntil("\n" + "done")
+    let lines = output.split(separator: "\n")
+    for form in ["callback", "sequence", "tracked"] {
+      #expect(lines.filter { $0.hasPrefix(form + " ") }.count == 1, "\(form): \(output)")
+    }
+    #expect(output.hasSuffix("done\n") || output.contains("\ndone"), "\(output)")
+    _ = watcher.finish()
+    // The watcher wrote nothing: the file holds the writer's value and the other key.
+    let values = try PropertyListFile.values(at: directory.path + "/watched.plist")
+    #expect(values["name"] as? Int == 42 && values["other"] as? String == "kept")
+  }
+}
