@@ -42,3 +42,11 @@ if let previous {
 if let shown = defaults.lastGreetingShown { print("Last greeting shown: \(shown)") }
 defaults.lastGreetingShown = session.greeting
 print("Theme: \(defaults[.theme]) (default: \(defaults.isDefaultValue(.theme)))")
+
+// A command-line tool makes a failed save (a full disk, a file the user froze) its exit
+// status, so the user's setting is not lost with only a line on standard error. On Apple
+// platforms Foundation saves by itself and this returns true.
+guard FoundationSaving.saveNow() else {
+  FileHandle.standardError.write(Data("UserDefaultExample: the preferences were not saved\n".utf8))
+  exit(1)
+}

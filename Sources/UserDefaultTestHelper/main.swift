@@ -743,6 +743,18 @@ case "update-under-argument" where arguments.count == 7 && arguments[5] == "-cou
     print("error \(error)")
     exit(1)
   }
+case "read-profile" where arguments.count >= 4:
+  // read-profile <store|foundation> <suite> [launch arguments]: reads the Codable key
+  // "profile" and prints its name (the default's is "default").
+  do {
+    let defaults = try suiteObject(arguments[2], arguments[3])
+    let key = UserDefaults.Key<Profile>(
+      "profile", default: Profile(name: "default", age: 0, tags: []))
+    print(defaults[key].name)
+  } catch {
+    print("error \(error)")
+    exit(1)
+  }
 case "transactions" where arguments.count == 5:
   // transactions <store|foundation> <suite> <count|forever>: two-key transactions ("a"
   // and "b" each += 1), printing the new "a" once each returned (for kill tests).

@@ -72,7 +72,7 @@ struct DefaultsAccess: Sendable {
       }
       DefaultsDiagnostics.report(
         error.kind, key: key.name, suite: suite.name,
-        "\(error.message); \(fallbackMessage(object, key, then: "reading the default instead"))")
+        failureMessage(error, object, key, then: "reading the default instead"))
       suite.cache.store(
         key.name, token: token, object: object, result: Result<Value, _>.failure(error),
         ifUnchangedSince: generation)
@@ -104,6 +104,19 @@ struct DefaultsAccess: Sendable {
       if let value = try? key.bridge.decode(reading) { return value }
     }
     return nil
+  }
+
+  /// Why `object` was not read, and what happens instead. A launch argument's text is
+  /// named as such: the coding's own words ("stored JSON is not …") would blame the file.
+  func failureMessage<Value>(
+    _ error: DefaultsError, _ object: Any, _ key: KeyDescriptor<Value>, then: String
+  ) -> String {
+    if case .string(let argument)? = backend.launchArgument(forKey: key.name),
+      argument == object as? String
+    {
+      return fallbackMessage(object, key, then: then)
+    }
+    return "\(error.message); \(fallbackMessage(object, key, then: then))"
   }
 
   /// Text that reads as the key's type names the `defaults write` flag that fixes it.
@@ -148,7 +161,8 @@ struct DefaultsAccess: Sendable {
     } catch {
       if let argument = argumentReading(object, key, failure: error) { return argument }
       DefaultsDiagnostics.report(
-        error.kind, key: key.name, suite: suite.name, "\(error.message); \(fallback)")
+        error.kind, key: key.name, suite: suite.name,
+        failureMessage(error, object, key, then: fallback))
       return nil
     }
   }

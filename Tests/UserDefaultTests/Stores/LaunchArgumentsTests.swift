@@ -7,6 +7,20 @@ import Testing
 /// Darwin's argument domain holds `NSString`s, where Linux's holds Swift strings: both must
 /// become the text a typed read converts (`-count 5` read through a `Key<Int>`).
 @Suite struct LaunchArgumentsTests {
+  @Test(
+    "A launch argument that is not a valid Codable value is reported as the argument, not as stored JSON",
+    .linuxFiles, arguments: ["store", "foundation"])
+  func aBadCodableArgumentIsNamed(_ kind: String) throws {
+    let directory = TemporaryDirectory()
+    let run = try ChildProcess.run(
+      "UserDefaultTestHelper", ["read-profile", kind, "argued", "-profile", "nope"],
+      environment: ["XDG_CONFIG_HOME": directory.path, "HOME": directory.path])
+    #expect(run.status == 0 && run.output == "default\n", "\(run.output)\(run.error)")
+    #expect(
+      run.error.contains("the launch argument -profile cannot be read as Profile"), "\(run.error)")
+    #expect(!run.error.contains("stored JSON"), "\(run.error)")
+  }
+
   @Test func anNSStringArgumentIsText() throws {
     let domain: [String: Any] = ["count": NSString(string: "5"), "name": "plain"]
     // Without the bridge, the object would stay opaque to the conversion.
