@@ -37,6 +37,22 @@ enum FileChangeWatcher {
     /// By watch descriptor, then file name.
     var entries: [Int32: [String: [Entry]]] = [:]
     var directories: [String: Int32] = [:]
+    /// Registrations since entries of listeners that are gone were last dropped.
+    var sinceSweep = 0
+
+    /// Drops entries whose listener is gone, every 256 registrations: a program that makes
+    /// and drops suites of many names keeps no record of each.
+    mutating func sweepIfDue() {
+      sinceSweep += 1
+      guard sinceSweep >= 256 else { return }
+      sinceSweep = 0
+      for (descriptor, files) in entries {
+        entries[descriptor] = files.compactMapValues { found in
+          let live = found.filter { $0.listener != nil }
+          return live.isEmpty ? nil : live
+        }
+      }
+    }
   }
   private static let watched = Lock(Watched())
   private static let queue = DispatchQueue(label: "UserDefault.FileChangeWatcher", qos: .utility)
@@ -69,6 +85,7 @@ enum FileChangeWatcher {
           guard descriptor >= 0 else { return (false, made) }
           watched.directories[directory] = descriptor
         }
+        watched.sweepIfDue()
         var files = watched.entries[descriptor, default: [:]]
         files[name, default: []].removeAll { $0.listener == nil }
         files[name, default: []].append(entry)
@@ -96,6 +113,8 @@ enum FileChangeWatcher {
     private static func readEvents() {
       let descriptor = watched.withLock { $0.descriptor }
       var changed: [Int32: Set<String>] = [:]
+      /// The kernel dropped events: every file may have changed.
+      var overflowed = false
       let size = 64 * 1024
       let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
       defer { buffer.deallocate() }
@@ -106,6 +125,7 @@ enum FileChangeWatcher {
         while offset + MemoryLayout<inotify_event>.size <= count {
           let event = buffer.load(fromByteOffset: offset, as: inotify_event.self)
           let nameStart = offset + MemoryLayout<inotify_event>.size
+          if event.mask & UInt32(IN_Q_OVERFLOW) != 0 { overflowed = true }
           if event.len > 0 {
             let name = String(
               cString: buffer.advanced(by: nameStart).assumingMemoryBound(to: CChar.self))
@@ -116,6 +136,14 @@ enum FileChangeWatcher {
       }
       let listeners = watched.withLock { watched -> [any FileChangeListener] in
         var found: [any FileChangeListener] = []
+        if overflowed {
+          for files in watched.entries.values {
+            for entry in files.values.joined() {
+              if let listener = entry.listener { found.append(listener) }
+            }
+          }
+          return found
+        }
         for (directory, names) in changed {
           for name in names {
             for entry in watched.entries[directory]?[name] ?? [] {
