@@ -317,7 +317,9 @@ struct PreferencesStoreTests {
     #expect(store[key] == nil)
   }
 
-  @Test("Four processes write 250 distinct keys each at once: all 1,000 keys survive")
+  // .linuxFiles: the children find the suite through XDG_CONFIG_HOME; on a Mac they would
+  // write into the real Application Support.
+  @Test("Four processes write 250 distinct keys each at once: all 1,000 keys survive", .linuxFiles)
   func concurrentProcessesLoseNoKey() throws {
     let directory = TemporaryDirectory()
     let environment = ["XDG_CONFIG_HOME": directory.path, "HOME": directory.path]
