@@ -18,15 +18,16 @@ final class FilePoller: Sendable {
   }
   private let polled = Lock(Polled())
   private let interval: Duration
-  /// Called after the timer stopped for want of stores (a test's signal).
-  private let stopped: @Sendable () -> Void
+  /// What a poll did, told to `observe` (a test's signal).
+  enum Event { case polled, stopped }
+  private let observe: @Sendable (Event) -> Void
 
   /// The process's poller, which every store uses.
   static let shared = FilePoller(interval: PreferencesStore.pollInterval)
 
-  init(interval: Duration, stopped: @escaping @Sendable () -> Void = {}) {
+  init(interval: Duration, observe: @escaping @Sendable (Event) -> Void = { _ in }) {
     self.interval = interval
-    self.stopped = stopped
+    self.observe = observe
   }
 
   /// Called with the store's state locked, so it cannot cross a ``stopPolling(_:)``.
@@ -77,9 +78,10 @@ final class FilePoller: Sendable {
     }
     guard let stores else {
       timer.cancel()  // outside the lock, as it reaches Dispatch
-      stopped()
+      observe(.stopped)
       return
     }
     for store in stores { store.pollFile() }
+    observe(.polled)
   }
 }
