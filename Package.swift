@@ -86,7 +86,11 @@ let package = Package(
     // primitives it needs: a target of its own, so the compiler keeps it from naming
     // anything above it. The core reaches it with `package` access.
     .target(name: "PropertyListCodec"),
-    .target(name: "UserDefault", dependencies: ["PropertyListCodec"]),
+    // The privacy manifest: the required-reason APIs the library calls (UserDefaults, file
+    // timestamps); Xcode merges it into the app's privacy report. Copied as it is.
+    .target(
+      name: "UserDefault", dependencies: ["PropertyListCodec"],
+      resources: [.copy("PrivacyInfo.xcprivacy")]),
     .target(name: "SafeDefaultsKit", dependencies: ["UserDefault"]),
     .target(name: "UserDefaultTesting", dependencies: ["UserDefault"]),
     .macro(

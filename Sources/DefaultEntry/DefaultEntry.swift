@@ -6,9 +6,14 @@
 /// Write it inside `extension UserDefaults`. The property reads the stored value or the
 /// default and writes through the library's value bridge (every `UserDefaultable`,
 /// `RawRepresentable` and `Codable` type works). The macro also adds
-/// `static let launchCountKey: UserDefaults.Key<Int>` for the key's name, default,
-/// `reset`, and observation. Cost per read: one typed-key read (a lookup and, when the
-/// stored value changed, one decode).
+/// `nonisolated static let launchCountKey: UserDefaults.Key<Int>` for the key's name,
+/// default, `reset`, and observation. Cost per read: one typed-key read (a lookup and, when
+/// the stored value changed, one decode).
+///
+/// The key is `nonisolated` in a module whose default isolation is the main actor too
+/// (`.defaultIsolation(MainActor.self)`). The entry is the declaration you write, so it
+/// takes the module's isolation; for nonisolated code to use it, write it in a
+/// `nonisolated extension UserDefaults` or mark it `nonisolated`.
 ///
 /// - Parameters:
 ///   - defaultValue: What the property reads while nothing readable is stored. It becomes

@@ -13,7 +13,7 @@ import SwiftSyntaxMacros
 ///   get { UserDefaults.launchCountKey.value(in: self) }
 ///   set { UserDefaults.launchCountKey.store(newValue, in: self) }
 /// }
-/// static let launchCountKey = UserDefaults.Key<Int>("key_launchCount", default: 0, …)
+/// nonisolated static let launchCountKey = UserDefaults.Key<Int>("key_launchCount", default: 0, …)
 /// ```
 ///
 /// The key is what makes the entry's name, default, removal and observation reachable;
@@ -74,10 +74,13 @@ extension DefaultEntryMacro: PeerMacro {
       arguments.append("line: \(location.line)")
     }
     let access = entry.accessModifier.map { "\($0) " } ?? ""
+    // `nonisolated`: in a module whose default isolation is the main actor (Xcode 26's
+    // templates), a plain `static let` is main-actor isolated, and nonisolated code could
+    // not reach the key. The key is an immutable `Sendable` value, so it needs no actor.
     return [
       """
       /// The key behind `\(raw: entry.name)`: its stored name, default, removal and observation.
-      \(raw: access)static let \(raw: entry.keyPropertyName) = UserDefaults.Key<\(raw: entry.type.trimmedDescription)>(\(raw: arguments.joined(separator: ", ")))
+      \(raw: access)nonisolated static let \(raw: entry.keyPropertyName) = UserDefaults.Key<\(raw: entry.type.trimmedDescription)>(\(raw: arguments.joined(separator: ", ")))
       """
     ]
   }

@@ -190,8 +190,10 @@ package enum PropertyListBinaryReader {
       // In bounds for every number below `count`: the trailer's check in `init`.
       guard number >= 0, number < count else { return nil }
       let offset = Self.load(bytes, at: table + number * offsetWidth, width: offsetWidth)
-      guard offset >= 8, offset < UInt64(table) else { return nil }
-      return Int(offset)
+      guard offset >= 8, offset < UInt64(table), let start = Int(exactly: offset) else {
+        return nil
+      }
+      return start
     }
 
     /// The count in an object's marker, or the integer after it, and where content starts.
@@ -201,9 +203,10 @@ package enum PropertyListBinaryReader {
       guard offset + 1 < table, bytes[offset + 1] & 0xF0 == 0x10 else { return nil }
       let width = 1 << Int(bytes[offset + 1] & 0x0F)
       guard width <= 8, width <= table - (offset + 2) else { return nil }
-      let count = Self.load(bytes, at: offset + 2, width: width)
-      guard count <= UInt64(Int.max) else { return nil }
-      return (Int(count), offset + 2 + width)
+      guard let count = Int(exactly: Self.load(bytes, at: offset + 2, width: width)) else {
+        return nil
+      }
+      return (count, offset + 2 + width)
     }
 
     /// A container's references: where they start and how many of each kind; `nil` unless
@@ -371,23 +374,24 @@ package enum PropertyListBinaryReader {
       return Double(bitPattern: bits)
     }
 
-    /// An `Int` when it fits; a `UInt64` for a 16-byte one with a zero high half (Apple's
-    /// writer above `Int64.max`).
+    /// An `Int` when it fits, else its `Int64` (``StoredObject/integer(_:)``); a `UInt64`
+    /// for a 16-byte one with a zero high half (Apple's writer above `Int64.max`).
     func integer(marker: UInt8, at start: Int) -> StoredObject? {
       let width = 1 << Int(marker & 0x0F)
       switch width {
       case 1, 2, 4:
         guard start + width <= table else { return nil }
-        return .int(Int(Self.load(bytes, at: start, width: width)))
+        // Unsigned and below 2^32: exact in an Int64.
+        return .integer(Int64(truncatingIfNeeded: Self.load(bytes, at: start, width: width)))
       case 8:
         return Self.unsigned64(bytes, at: start, before: table).map {
-          .int(Int(Int64(bitPattern: $0)))
+          .integer(Int64(bitPattern: $0))
         }
       case 16:
         guard let high = Self.unsigned64(bytes, at: start, before: table), high == 0,
           let low = Self.unsigned64(bytes, at: start + 8, before: table)
         else { return nil }
-        return low <= UInt64(Int64.max) ? .int(Int(low)) : .other(low)
+        return low <= UInt64(Int64.max) ? .integer(Int64(low)) : .other(low)
       default:
         return nil
       }

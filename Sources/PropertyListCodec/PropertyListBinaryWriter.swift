@@ -320,8 +320,9 @@ package struct PropertyListBinaryWriter {
     bytes.append(bigEndian: value)
   }
 
+  /// Compared as a `UInt64`: `0xFFFF_FFFF` is no `Int` where `Int` is 32 bits (arm64_32).
   private static func width(_ value: Int) -> Int {
-    switch value {
+    switch UInt64(truncatingIfNeeded: value) {
     case 0...0xFF: 1
     case 0...0xFFFF: 2
     case 0...0xFFFF_FFFF: 4

@@ -624,7 +624,8 @@ private struct Cursor {
     }
   }
 
-  /// `-?[0-9]+`: `Int` within `Int64`, `UInt64` above it (Foundation's `Q` numbers),
+  /// `-?[0-9]+`: `Int` within `Int64` (``StoredObject/integer(_:)``: an `Int64` where
+  /// `Int` is 32 bits and cannot hold it), `UInt64` above it (Foundation's `Q` numbers),
   /// `nil` beyond either range (Foundation refuses those).
   mutating func integer() -> StoredObject? {
     let negative = consume("-")
@@ -641,11 +642,11 @@ private struct Cursor {
     position = index
     guard index > start, consume("</integer>") else { return nil }
     if negative {
-      if magnitude == UInt64(Int64.max) + 1 { return Int(exactly: Int64.min).map(StoredObject.int) }
+      if magnitude == UInt64(Int64.max) + 1 { return .integer(Int64.min) }
       guard magnitude <= UInt64(Int64.max) else { return nil }
-      return Int(exactly: -Int64(magnitude)).map(StoredObject.int)
+      return .integer(-Int64(magnitude))
     }
-    if magnitude <= UInt64(Int64.max) { return Int(exactly: magnitude).map(StoredObject.int) }
+    if magnitude <= UInt64(Int64.max) { return .integer(Int64(magnitude)) }
     return .other(magnitude)
   }
 

@@ -207,15 +207,18 @@ package struct PropertyListXMLWriter {
     return real.description  // shortest text that reads back as the same Double; "nan"
   }
 
-  /// The dates XML text can spell: the year fits `tm_year`'s Int32.
-  static let writableSeconds = -6.7e16...6.7e16
+  /// The dates XML text can spell: the year fits `tm_year`'s Int32, and the seconds fit
+  /// `gmtime_r`'s `time_t` (32 bits on arm64_32: 1901 to 2038 there; a later date makes
+  /// the file binary, where a plain conversion trapped).
+  static let writableSeconds = max(-6.7e16, Double(time_t.min))...min(6.7e16, Double(time_t.max))
 
   /// `yyyy-MM-ddTHH:mm:ssZ` in UTC (what Foundation writes), for a date of whole seconds
   /// within ``writableSeconds``.
   private static func format(_ date: Date) -> String {
-    var seconds = time_t(date.timeIntervalSince1970)
     var parts = tm()
-    guard gmtime_r(&seconds, &parts) != nil else { return "1970-01-01T00:00:00Z" }
+    guard var seconds = time_t(exactly: date.timeIntervalSince1970),
+      gmtime_r(&seconds, &parts) != nil
+    else { return "1970-01-01T00:00:00Z" }
     func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
     let year = Int(parts.tm_year) + 1900
     var digits = String(year.magnitude)

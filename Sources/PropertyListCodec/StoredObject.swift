@@ -31,6 +31,18 @@ package enum StoredObject {
     self = Self.scalar(object) ?? .other(object)
   }
 
+  /// An integer read from a file: ``int(_:)`` when an `Int` holds it, else the `Int64`
+  /// itself (only where `Int` is 32 bits, arm64_32), which a key of `Int64` reads and a key
+  /// of `Int` reports as out of range, instead of a trap.
+  ///
+  ///     StoredObject.integer(7)              // .int(7)
+  ///     StoredObject.integer(5_000_000_000)  // .int in 64 bits, .other(Int64) in 32
+  @inlinable
+  package static func integer(_ value: Int64) -> StoredObject {
+    if let exact = Int(exactly: value) { return .int(exact) }
+    return .other(value)
+  }
+
   @usableFromInline
   static func scalar<Object>(_ object: Object) -> StoredObject? {
     if let value = ExactTypeCast.exactly(opened: object, as: Int.self) { return .int(value) }

@@ -421,7 +421,7 @@ final class ResolvedKeys {
   private static func index(_ owner: Any.Type, _ store: ObjectIdentifier, _ bits: UInt64) -> Int {
     let mixed =
       UInt(bitPattern: ObjectIdentifier(owner)) &* 0x9E37_79B9
-      ^ UInt(bitPattern: store) >> 4 ^ UInt(bits) &* 0x85EB_CA6B
+      ^ UInt(bitPattern: store) >> 4 ^ UInt(truncatingIfNeeded: bits ^ bits >> 32) &* 0x85EB_CA6B
     return Int(mixed % UInt(size))
   }
 

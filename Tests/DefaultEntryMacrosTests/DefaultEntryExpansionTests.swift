@@ -29,7 +29,7 @@ private func expand(_ source: String) -> MacroExpansion {
           }
 
           /// The key behind `exampleWithDefault`: its stored name, default, removal and observation.
-          static let exampleWithDefaultKey = UserDefaults.Key<String>("key_exampleWithDefault", default: "defaultValue", file: "TestModule/Test.swift", line: 2)
+          nonisolated static let exampleWithDefaultKey = UserDefaults.Key<String>("key_exampleWithDefault", default: "defaultValue", file: "TestModule/Test.swift", line: 2)
         }
         """)
   }
@@ -45,7 +45,7 @@ private func expand(_ source: String) -> MacroExpansion {
     #expect(result.diagnostics.isEmpty)
     #expect(
       result.expandedSource.contains(
-        "public static let exampleIntWithoutDefaultKey = UserDefaults.Key<Int?>(\"customPrefix_exampleIntWithoutDefault\", file:"
+        "public nonisolated static let exampleIntWithoutDefaultKey = UserDefaults.Key<Int?>(\"customPrefix_exampleIntWithoutDefault\", file:"
       ))
   }
 
@@ -159,7 +159,8 @@ private func expand(_ source: String) -> MacroExpansion {
     #expect(result.severities == [.note])
     #expect(result.expandedSource.contains("UserDefaults.countKey.value(in: self)"))
     #expect(!result.expandedSource.contains("set {"))
-    #expect(result.expandedSource.contains("static let countKey = UserDefaults.Key<Int>"))
+    #expect(
+      result.expandedSource.contains("nonisolated static let countKey = UserDefaults.Key<Int>"))
   }
 
   @Test func aMissingTypeWithNoInitialValueIsLeftToTheCompiler() {

@@ -29,9 +29,25 @@ enum DeferredFlush {
     }
   }
 
-  /// `duration` for Dispatch, whole seconds included.
+  /// `duration` for Dispatch, whole seconds included, in the finest unit an `Int` holds:
+  /// nanoseconds, where `Int` is 32 bits (arm64_32) only up to 2.1 s, then milliseconds,
+  /// then whole seconds (clamped). Computed in `Int64`; none or less is now.
   static func dispatchInterval(_ duration: Duration) -> DispatchTimeInterval {
+    guard duration > .zero else { return .nanoseconds(0) }
     let (seconds, attoseconds) = duration.components
-    return .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+    let nanoseconds = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+    if !nanoseconds.overflow,
+      case (let total, let carry) = nanoseconds.partialValue.addingReportingOverflow(
+        attoseconds / 1_000_000_000),
+      !carry, let exact = Int(exactly: total)
+    {
+      return .nanoseconds(exact)
+    }
+    let milliseconds = seconds.multipliedReportingOverflow(by: 1_000)
+    // Whole milliseconds: the nanoseconds did not fit, so the duration is 2 s or more.
+    if !milliseconds.overflow, let exact = Int(exactly: milliseconds.partialValue) {
+      return .milliseconds(exact)
+    }
+    return .seconds(Int(clamping: seconds))
   }
 }

@@ -49,7 +49,9 @@ final class FlushArrivals: @unchecked Sendable {
     while true {
       let now = DispatchTime.now().uptimeNanoseconds
       if now >= giveUp { return }
-      condition.wait(nanoseconds: min(Self.quietPeriod, Int(giveUp - now)))
+      // Clamping never bites (what is left is below longestWait); a plain Int(UInt64)
+      // would read as a trap where Int is 32 bits.
+      condition.wait(nanoseconds: min(Self.quietPeriod, Int(clamping: giveUp - now)))
       if arrivals == seen { return }  // quiet (or a spurious wake-up: then write now)
       seen = arrivals
     }

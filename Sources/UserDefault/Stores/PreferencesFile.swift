@@ -49,19 +49,24 @@ package struct PreferencesFile: Sendable {
   }
 
   /// An identity that changes whenever another process replaces or rewrites the file.
+  /// Seconds and nanoseconds kept apart, in 64 bits: nanoseconds since 1970 overflow an
+  /// `Int` where it is 32 bits (arm64_32) and an `Int64` after 2262.
   struct Identity: Equatable, Sendable {
     let inode: UInt64
-    let modified: Int
-    let size: Int
+    let modifiedSeconds: Int64
+    let modifiedNanoseconds: Int64
+    let size: Int64
 
     init(_ info: stat) {
       inode = UInt64(info.st_ino)
-      size = Int(info.st_size)
+      size = Int64(info.st_size)
       #if canImport(Darwin)
-        modified = Int(info.st_mtimespec.tv_sec) * 1_000_000_000 + Int(info.st_mtimespec.tv_nsec)
+        let modified = info.st_mtimespec
       #else
-        modified = Int(info.st_mtim.tv_sec) * 1_000_000_000 + Int(info.st_mtim.tv_nsec)
+        let modified = info.st_mtim
       #endif
+      modifiedSeconds = Int64(modified.tv_sec)
+      modifiedNanoseconds = Int64(modified.tv_nsec)
     }
   }
 

@@ -117,7 +117,10 @@ struct FileFormatTests {
     #expect(store[key] == Date(timeIntervalSinceReferenceDate: 12.5))
   }
 
-  @Test("Plain Foundation, in a process that links no library code, reads a binary file")
+  // .linuxFiles: the reader finds the file through XDG_CONFIG_HOME; on a Mac cfprefsd would
+  // read the real ~/Library/Preferences.
+  @Test(
+    "Plain Foundation, in a process that links no library code, reads a binary file", .linuxFiles)
   func plainFoundationReadsBinaryFiles() throws {
     let directory = TemporaryDirectory()
     try Self.binaryFile(at: directory.path + "/plain.plist")

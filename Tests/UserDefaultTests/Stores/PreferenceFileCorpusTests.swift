@@ -103,7 +103,9 @@ struct PreferenceFileCorpusTests {
     #expect(try Self.plistlibComparison(original, path, ignoring: ["corpus.probe"]) == "same\n")
   }
 
-  @Test("defaults export <suite> - gives the original's values", arguments: names)
+  // .linuxFiles: the tool finds the file through XDG_CONFIG_HOME; on a Mac it would use the
+  // real Application Support.
+  @Test("defaults export <suite> - gives the original's values", .linuxFiles, arguments: names)
   func exportKeepsEverything(_ name: String) throws {
     let directory = TemporaryDirectory()
     let suite = String(name.dropLast(".plist".count))

@@ -176,6 +176,19 @@ struct PreferencesStoreTests {
     #expect(DeferredFlush.dispatchInterval(.milliseconds(100)) == .nanoseconds(100_000_000))
   }
 
+  /// Regression: the interval was `Int(seconds) * 1_000_000_000` in an `Int`, which traps
+  /// where `Int` is 32 bits for a window of 3 s or more, and in 64 bits past 292 years.
+  @Test func aFlushWindowBeyondIntNanosecondsIsATimeNotATrap() {
+    #expect(
+      DeferredFlush.dispatchInterval(.seconds(10_000_000_000))
+        == .milliseconds(Int(exactly: Int64(10_000_000_000_000))!))
+    #expect(
+      DeferredFlush.dispatchInterval(.seconds(Int64.max / 2))
+        == .seconds(Int(clamping: Int64.max / 2)))
+    #expect(DeferredFlush.dispatchInterval(.seconds(-1)) == .nanoseconds(0))
+    #expect(DeferredFlush.dispatchInterval(.zero) == .nanoseconds(0))
+  }
+
   @Test func filesAndDirectoryHavePrivatePermissions() throws {
     let parent = TemporaryDirectory()
     let directory = parent.path + "/config"
@@ -304,7 +317,9 @@ struct PreferencesStoreTests {
     #expect(store[key] == nil)
   }
 
-  @Test("Four processes write 250 distinct keys each at once: all 1,000 keys survive")
+  // .linuxFiles: the children find the suite through XDG_CONFIG_HOME; on a Mac they would
+  // write into the real Application Support.
+  @Test("Four processes write 250 distinct keys each at once: all 1,000 keys survive", .linuxFiles)
   func concurrentProcessesLoseNoKey() throws {
     let directory = TemporaryDirectory()
     let environment = ["XDG_CONFIG_HOME": directory.path, "HOME": directory.path]

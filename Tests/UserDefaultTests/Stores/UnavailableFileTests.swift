@@ -66,14 +66,17 @@ import Testing
     try Data(contentsOf: URL(fileURLWithPath: path))
   }
 
-  /// Inode, size, modification time and mode: what any rewrite, replacement or `chmod`
-  /// of the file changes.
-  static func identity(at path: String) -> [Int]? {
+  /// What any rewrite, replacement or `chmod` of the file changes: the store's own identity
+  /// of it (inode, size, modification time, read the way each platform's `stat` spells it)
+  /// and its mode.
+  struct FileState: Equatable {
+    let identity: PreferencesFile.Identity
+    let mode: mode_t
+  }
+
+  static func identity(at path: String) -> FileState? {
     var info = stat()
     guard stat(path, &info) == 0 else { return nil }
-    return [
-      Int(info.st_ino), Int(info.st_size), Int(info.st_mtim.tv_sec), Int(info.st_mtim.tv_nsec),
-      Int(info.st_mode),
-    ]
+    return FileState(identity: PreferencesFile.Identity(info), mode: info.st_mode)
   }
 }

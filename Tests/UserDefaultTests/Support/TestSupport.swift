@@ -81,14 +81,34 @@ struct ChildProcess {
       return URL(fileURLWithPath: directory)
     }
     #if canImport(Darwin)
-      // On a Mac the runner is the toolchain's (xctest, swiftpm-testing-helper); the tests
-      // are a bundle in the build directory, beside the package's executables.
+      // On a Mac the runner is the toolchain's (xctest for XCTest, swiftpm-testing-helper
+      // for Swift Testing); the tests are a bundle in the build directory, beside the
+      // package's executables. swiftpm-testing-helper loads the bundle's binary without
+      // making it one of `Bundle.allBundles`, so the bundle is found from the image that
+      // holds this code, whichever runner loaded it.
+      if let directory = testBundleDirectory() { return directory }
       if let bundle = Bundle.allBundles.first(where: { $0.bundlePath.hasSuffix(".xctest") }) {
         return bundle.bundleURL.deletingLastPathComponent()
       }
     #endif
     return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
   }
+
+  #if canImport(Darwin)
+    /// The directory holding the `.xctest` bundle whose binary holds this code (dyld's
+    /// `dladdr`: the image containing an address), or `nil` outside such a bundle. Darwin
+    /// only: Glibc's module does not export `dladdr`, and Linux needs none of it.
+    static func testBundleDirectory() -> URL? {
+      var image = Dl_info()
+      guard dladdr(#dsohandle, &image) != 0, let name = image.dli_fname else { return nil }
+      var url = URL(fileURLWithPath: String(cString: name))
+      while url.pathExtension != "xctest" {
+        guard url.pathComponents.count > 1 else { return nil }
+        url.deleteLastPathComponent()
+      }
+      return url.deletingLastPathComponent()
+    }
+  #endif
 
   static func run(
     _ executable: String, _ arguments: [String], environment: [String: String?]
