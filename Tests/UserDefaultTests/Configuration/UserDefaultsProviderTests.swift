@@ -172,6 +172,24 @@
     }
 
     @available(Configuration 1.0, *)
+    @Test("Reads look where typed reads look: registered defaults too", arguments: Backend.allCases)
+    func registeredDefaults(_ backend: Backend) throws {
+      let (defaults, keep) = backend.make()
+      let name = uniqueKey("registered")
+      defaults.register(defaults: [name: 7])
+      let provider = UserDefaultsProvider(defaults: defaults)
+      #expect(
+        try provider.value(forKey: AbsoluteConfigKey([name]), type: .int).value?.content == .int(7))
+      #expect(
+        try provider.snapshot().value(forKey: AbsoluteConfigKey([name]), type: .int).value?.content
+          == .int(7))
+      try defaults.store(8, forKey: name)
+      #expect(
+        try provider.value(forKey: AbsoluteConfigKey([name]), type: .int).value?.content == .int(8))
+      withExtendedLifetime(keep) {}
+    }
+
+    @available(Configuration 1.0, *)
     @Test("A key's components joined with '.' name the stored key", arguments: Backend.allCases)
     func keysJoinWithDots(_ backend: Backend) throws {
       let (defaults, keep) = backend.make()
