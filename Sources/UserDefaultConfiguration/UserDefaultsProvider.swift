@@ -70,7 +70,7 @@
         label: suiteName ?? "standard", within: dictionaryName)
     }
 
-    /// A provider over any instance: a ``PreferencesStore`` (whose file poll brings other
+    /// A provider over any instance: a `PreferencesStore` (whose file poll brings other
     /// processes' writes within its poll interval), a Foundation instance, or an in-memory
     /// store for tests.
     ///
@@ -145,7 +145,7 @@
     /// each change of it (a change that converts to the same result is not sent again).
     /// Observes the suite only while `updatesHandler` runs. A change arrives on the
     /// writing thread for writes in this process, within the store's poll interval for
-    /// other processes' writes to a ``PreferencesStore``. Cost per change of any key of
+    /// other processes' writes to a `PreferencesStore`. Cost per change of any key of
     /// the suite: a name comparison; of this key, a read and a conversion.
     ///
     /// - Parameters:

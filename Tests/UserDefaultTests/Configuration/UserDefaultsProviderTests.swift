@@ -218,6 +218,28 @@
     }
 
     @available(Configuration 1.0, *)
+    @Test("within: a watch follows changes of the dictionary", arguments: Backend.allCases)
+    func watchWithinADictionary(_ backend: Backend) async throws {
+      let (defaults, keep) = backend.make()
+      let managed = uniqueKey("managed")
+      try defaults.store(["level": 1], forKey: managed)
+      let config = ConfigReader(provider: UserDefaultsProvider(defaults: defaults, within: managed))
+      let (values, task) = forwarding(of: Int.self) { yield in
+        try await config.watchInt(forKey: "level", default: 0) { updates in
+          for await value in updates { yield(value) }
+        }
+      }
+      #expect(await first(of: values, within: .seconds(10)) == 1)
+      try defaults.store(["level": 2, "other": 5], forKey: managed)
+      #expect(await first(of: values, within: .seconds(10)) == 2)
+      defaults.removeValue(forKey: managed)
+      #expect(await first(of: values, within: .seconds(10)) == 0)
+      task.cancel()
+      _ = await task.result
+      withExtendedLifetime(keep) {}
+    }
+
+    @available(Configuration 1.0, *)
     @Test(
       "A snapshot holds the values of its moment; watchSnapshot sends one per change",
       arguments: Backend.allCases)
