@@ -7,7 +7,9 @@
 #   2. in a clone with the vendored mirror (../shared/vendor/packages-mirror.sh, set in the
 #      clone's own .swiftpm, never this checkout's), the package and its tests build with
 #      the trait, warnings in its own targets failing, and the provider's tests run;
-#   3. a consumer with the trait, resolved through the mirror: reads what the `defaults`
+#   3. the UserDefaultConfiguration catalog builds with docc, warnings failing, and every
+#      public symbol of the module is documented (from the clone's trait build);
+#   4. a consumer with the trait, resolved through the mirror: reads what the `defaults`
 #      tool writes (-int, -string, -bool, -float, -array, an untyped 8080) through
 #      ConfigReader, gets defaults for missing keys, and sees another process's `defaults
 #      write` in watchInt on a PreferencesStore (the latency is printed); and every
@@ -67,6 +69,27 @@ fi
   swift test --skip-build --traits Configuration --filter UserDefaultsProviderTests 2>&1) |
   tee "$work/trait-tests.log" | grep -E "✘|passed after|failed|skipped|other-process" || true
 grep -q "Test run with .* passed" "$work/trait-tests.log" || { echo "provider tests failed" >&2; exit 1; }
+
+echo "== the UserDefaultConfiguration catalog (docc, warnings are errors, every public symbol documented)"
+# As scripts/build-docs.sh does for the other modules, which it builds without the trait.
+(
+  cd "$work/UserDefault"
+  triple=$(swift -print-target-info | sed -n 's/.*"triple": "\([^"]*\)".*/\1/p' | head -1)
+  csystem=$(dirname "$(find .build/checkouts -name module.modulemap -path "*CSystem*" | head -1)")
+  mkdir -p "$work/symbols"
+  swift symbolgraph-extract -module-name UserDefaultConfiguration -I .build/debug/Modules \
+    -I "$csystem" -target "$triple" -output-dir "$work/symbols" -minimum-access-level public \
+    -skip-synthesized-members -skip-inherited-docs -emit-extension-block-symbols
+  docc convert Sources/UserDefaultConfiguration/UserDefaultConfiguration.docc \
+    --additional-symbol-graph-dir "$work/symbols" --fallback-display-name UserDefaultConfiguration \
+    --fallback-bundle-identifier org.userdefault.UserDefaultConfiguration \
+    --output-path "$work/UserDefaultConfiguration.doccarchive" --warnings-as-errors 2>&1
+) | tee "$work/docc.log"
+if grep -E "^(warning|error):" "$work/docc.log"; then
+  echo "docc reported problems for UserDefaultConfiguration" >&2; exit 1
+fi
+[ -d "$work/UserDefaultConfiguration.doccarchive/data/documentation" ] || { echo "no archive" >&2; exit 1; }
+python3 "$root/scripts/undocumented-symbols.py" "$work/symbols" "$work/UserDefaultConfiguration.doccarchive"
 
 echo "== a consumer with the trait: the defaults tool's values, defaults, another process's write"
 consumer="$work/ConfigConsumer"
