@@ -64,6 +64,18 @@ let swiftSyntaxProducts: [Target.Dependency] =
     "SwiftSyntaxMacroExpansion", "_SwiftCompilerPluginMessageHandling",
   ].map { .product(name: $0, package: "swift-syntax") }
 
+let swiftSyntaxPackage: Package.Dependency = .package(
+  url: "https://github.com/swiftlang/swift-syntax.git", "600.0.0"..<"700.0.0")
+
+/// swift-configuration's `Configuration` product, only when the trait is on.
+let configurationProduct: Target.Dependency = .product(
+  name: "Configuration", package: "swift-configuration",
+  condition: .when(traits: ["Configuration"]))
+/// swift-configuration's floor, spelled as its own manifest spells it, so that the
+/// provider's declarations read `@available(Configuration 1.0, *)` as the protocol's do.
+let configurationAvailability: SwiftSetting = .enableExperimentalFeature(
+  "AvailabilityMacro=Configuration 1.0:macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0")
+
 let package = Package(
   name: "UserDefault",
   // The floor is the Observation framework's: per-key Observation tracking sits in every
@@ -78,9 +90,17 @@ let package = Package(
     .library(name: "UserDefaultTesting", targets: ["UserDefaultTesting"]),
     .executable(name: "UserDefaultExample", targets: ["UserDefaultExample"]),
     .executable(name: "defaults", targets: ["defaults"]),
+    .library(name: "UserDefaultConfiguration", targets: ["UserDefaultConfiguration"]),
   ],
-  dependencies: hostLibraries != nil
-    ? [] : [.package(url: "https://github.com/swiftlang/swift-syntax.git", "600.0.0"..<"700.0.0")],
+  // Off by default: a package that does not enable it fetches and builds nothing more, as
+  // SwiftPM leaves out a dependency that only trait-guarded target dependencies name.
+  traits: [
+    .trait(
+      name: "Configuration",
+      description: "UserDefaultsProvider: stored preferences as a swift-configuration provider.")
+  ],
+  dependencies: [.package(url: "https://github.com/apple/swift-configuration", from: "1.0.0")]
+    + (hostLibraries != nil ? [] : [swiftSyntaxPackage]),
   targets: [
     // The property-list codec (readers, writers, equality, `StoredObject`) and the
     // primitives it needs: a target of its own, so the compiler keeps it from naming
@@ -104,6 +124,13 @@ let package = Package(
       name: "UserDefaultExample", dependencies: ["UserDefault", "SafeDefaultsKit", "DefaultEntry"]),
     .target(name: "DefaultsCommand", dependencies: ["UserDefault", "PropertyListCodec"]),
     .executableTarget(name: "defaults", dependencies: ["DefaultsCommand"]),
+    // Empty without the trait; with it, follows swift-configuration's own floor (macOS 15,
+    // iOS 18, ...) under the same availability macro, while the rest keeps the package's.
+    .target(
+      name: "UserDefaultConfiguration",
+      dependencies: ["UserDefault", configurationProduct],
+      swiftSettings: [configurationAvailability]
+    ),
     .executableTarget(
       name: "UserDefaultTestHelper",
       dependencies: ["UserDefault", "SafeDefaultsKit", "DefaultEntry"]),
@@ -121,7 +148,9 @@ let package = Package(
         "UserDefaultTestHelper",
         "defaults",
         "TestProcessHome",
-      ]
+        "UserDefaultConfiguration", configurationProduct,
+      ],
+      swiftSettings: [configurationAvailability]
     ),
     .testTarget(
       name: "DefaultEntryMacrosTests",

@@ -11,6 +11,9 @@
 #     incomplete (elides code with …, shows a manifest fragment); it is skipped.
 #   - `<!-- snippet: manifest -->`: a package manifest; skipped here, and built as a
 #     consumer package by scripts/check-versioned-consumer.sh.
+#   - `<!-- snippet: configuration -->`: needs the package trait `Configuration` and
+#     swift-configuration (the UserDefaultConfiguration catalog); skipped here, and built
+#     with the trait by scripts/check-configuration-provider.sh.
 #   - `<!-- snippet: continues -->` on the line before the fence: the block reads on from
 #     the previous block of the same document and is appended to its target.
 #   - `<!-- snippet-prelude` … `-->`: an HTML comment (invisible when the Markdown is
@@ -79,7 +82,7 @@ for document in documents:
             found = re.match(r"^\s*<!-- snippet: (\w+) -->\s*$", lines[back])
             marker = found.group(1) if found else ""
         piece = (document, index + 2, code)
-        if marker in ("partial", "manifest"):
+        if marker in ("partial", "manifest", "configuration"):
             skipped += 1
             index = end + 1
             continue
