@@ -405,9 +405,9 @@
     @Test(
       "Another process's defaults write reaches watchInt on a Foundation instance",
       .linuxFiles,
-      .disabled(
-        "the test process turns the library's saving off, and with it the file watch of "
-          + "Foundation instances; OutsideChangesTests shows a child's observers hear it"))
+      // The test process turns the library's saving off, and with it the file watch of
+      // Foundation instances; OutsideChangesTests shows a child's observers hear it.
+      .disabled("needs a child process: saving, and so the file watch, is off here"))
     func watchOtherProcessOnAFoundationInstance() async throws {
       // The suite lives where this process's Foundation looks ($XDG_CONFIG_HOME; CI and
       // scripts/check-configuration-provider.sh point it at a throw-away directory); the
