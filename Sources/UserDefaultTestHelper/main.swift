@@ -41,8 +41,7 @@ final class Stopwatch: @unchecked Sendable {
   func restart() { lock.withLock { start = .now } }
   var milliseconds: Int64 {
     let elapsed = ContinuousClock.now - lock.withLock { start }
-    return elapsed.components.seconds * 1000
-      + elapsed.components.attoseconds / 1_000_000_000_000_000
+    return Int64(elapsed / .milliseconds(1))
   }
 }
 
