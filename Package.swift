@@ -65,7 +65,7 @@ let swiftSyntaxProducts: [Target.Dependency] =
   ].map { .product(name: $0, package: "swift-syntax") }
 
 let swiftSyntaxPackage: Package.Dependency = .package(
-  url: "https://github.com/swiftlang/swift-syntax.git", "600.0.0"..<"700.0.0")
+  url: "https://github.com/swiftlang/swift-syntax.git", "603.0.2"..<"700.0.0")
 
 /// swift-configuration's `Configuration` product, only when the trait is on.
 let configurationProduct: Target.Dependency = .product(
