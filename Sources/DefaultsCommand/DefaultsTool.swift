@@ -58,8 +58,15 @@ package struct DefaultsTool {
     let lines = ToolArguments.verbs.filter { verb == nil || $0.name == verb }.map(\.usage)
     let body = lines.isEmpty ? ToolArguments.verbs.map(\.usage) : lines
     return "usage:\n" + body.joined(separator: "\n") + "\n\n" + ToolArguments.domainHelp
-      + "\nDomains are files <domain>.plist in $XDG_CONFIG_HOME, else $HOME/.config."
+      + "\nDomains are files <domain>.plist in $XDG_CONFIG_HOME, else $HOME/.config (Linux;"
+      + " on macOS use /usr/bin/defaults)."
   }
+
+  /// What the executable prints on macOS instead of working, where `cfprefsd` owns
+  /// preferences and `/usr/bin/defaults` reads and writes them through it.
+  package static let macOSNotice =
+    "defaults: this is UserDefault's defaults for Linux. On macOS, cfprefsd owns preferences: "
+    + "use /usr/bin/defaults. Nothing was read or written."
 
   /// A one-line message for a problem the library reports while the tool works (a damaged
   /// file set aside, a file that cannot be written).

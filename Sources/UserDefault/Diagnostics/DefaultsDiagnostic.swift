@@ -25,6 +25,9 @@ public struct DefaultsDiagnostic: Sendable, CustomStringConvertible {
     case changedFormat
     /// A suite name was refused.
     case invalidSuite
+    /// A directory was refused because another program owns its files: on Apple
+    /// platforms, `cfprefsd` and every `Library/Preferences` folder.
+    case refusedDirectory
     /// A type that the library does not know how to store.
     case unsupportedType
     /// An update, transaction or migration was started inside another of the same suite

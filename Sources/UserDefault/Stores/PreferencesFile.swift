@@ -120,7 +120,9 @@ package struct PreferencesFile: Sendable {
     return "neither XDG_CONFIG_HOME nor HOME is set"
   }
 
-  /// - Throws: `.invalidSuite` for a refused name; `.failedSave` when no directory is known.
+  /// - Throws: `.invalidSuite` for a refused name (or an App Group without a container);
+  ///   `.refusedDirectory` for a folder `cfprefsd` owns (Apple platforms); `.failedSave`
+  ///   when no directory is known.
   static func forSuite(_ name: String?, in directory: String? = nil) throws(DefaultsError)
     -> PreferencesFile
   {
@@ -128,10 +130,61 @@ package struct PreferencesFile: Sendable {
     if let problem = problem(withSuiteName: fileName) {
       throw DefaultsError(.invalidSuite, problem.description)
     }
-    guard let directory = directory ?? defaultDirectory() else {
+    var chosen = directory
+    #if canImport(Darwin)
+      if chosen == nil {
+        chosen = try appGroupDirectory(forSuite: fileName) {
+          FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: $0)
+        }
+      }
+    #endif
+    guard let chosen = chosen ?? defaultDirectory() else {
       throw DefaultsError(.failedSave, noDirectoryReason())
     }
-    return PreferencesFile(directory: directory, suite: fileName)
+    #if canImport(Darwin)
+      if let problem = problem(withDirectory: chosen) {
+        throw DefaultsError(.refusedDirectory, problem)
+      }
+    #endif
+    return PreferencesFile(directory: chosen, suite: fileName)
+  }
+
+  /// The folder of an App Group's suite (a name starting `group.`) on Apple platforms:
+  /// `<container>/Library/Application Support/<group>/Preferences`, in the container the
+  /// app and its extensions share, since each has an Application Support of its own.
+  /// `nil` for any other name.
+  ///
+  /// - Parameter container: The group's container; Apple's
+  ///   `containerURL(forSecurityApplicationGroupIdentifier:)` gives `nil` on iOS when the
+  ///   group is not among the process's entitlements.
+  /// - Throws: `.invalidSuite` for a group without a container, naming the entitlement.
+  package static func appGroupDirectory(
+    forSuite name: String, container: (String) -> URL?
+  ) throws(DefaultsError) -> String? {
+    guard name.hasPrefix("group.") else { return nil }
+    guard let url = container(name) else {
+      throw DefaultsError(
+        .invalidSuite,
+        "suite \(name.debugDescription) is an App Group's, but this process has no container "
+          + "for it: add \(name) to the App Groups entitlement "
+          + "(com.apple.security.application-groups) of the app and of every extension that "
+          + "shares it, or give the store a directory")
+    }
+    return url.appendingPathComponent("Library").appendingPathComponent("Application Support")
+      .appendingPathComponent(name).appendingPathComponent("Preferences").path
+  }
+
+  /// Why the library may not keep files in `directory` on Apple platforms: `cfprefsd` owns
+  /// every `Library/Preferences` folder (the user's, the system's, an App Group's), so a
+  /// file the library wrote there would be unseen by the app's `UserDefaults` and later
+  /// overwritten. `nil` for any other folder. Case-insensitive, as APFS is by default.
+  package static func problem(withDirectory directory: String) -> String? {
+    let path = (directory as NSString).standardizingPath.lowercased() + "/"
+    guard path.contains("/library/preferences/") else { return nil }
+    return "\(directory) is a Library/Preferences folder, which cfprefsd owns: files written "
+      + "there are not what the app's UserDefaults reads, and cfprefsd overwrites them; use "
+      + "UserDefaults(suiteName:) for cfprefsd's suites, or give the store a directory "
+      + "elsewhere (without one it uses Application Support)"
   }
 
   static var standardSuiteName: String { ProcessInfo.processInfo.processName }
@@ -178,13 +231,45 @@ package struct PreferencesFile: Sendable {
     if descriptor >= 0 {
       while flock(descriptor, LOCK_EX) != 0 && errno == EINTR {}
     }
-    defer {
-      if descriptor >= 0 {
-        flock(descriptor, LOCK_UN)
-        close(descriptor)
+    defer { Self.unlock(descriptor) }
+    return try body()
+  }
+
+  /// ``withLock(_:)`` that waits at most `limit` for another process to let go: on Apple's
+  /// mobile platforms a holder may be suspended with the lock held (and is then killed,
+  /// `0xdead10cc`), so a save there gives up rather than wait forever.
+  ///
+  /// - Throws: `.failedSave` when another process held the lock all that time (nothing ran;
+  ///   the writes stay pending), or what `body` throws.
+  package func withLock<Result>(
+    waitingAtMost limit: Duration, _ body: () throws(DefaultsError) -> Result
+  ) throws(DefaultsError) -> Result {
+    let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+    defer { Self.unlock(descriptor) }
+    if descriptor >= 0 {
+      let clock = ContinuousClock()
+      let deadline = clock.now.advanced(by: limit)
+      var pause = 0.001
+      while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+        guard errno == EWOULDBLOCK || errno == EINTR else { break }
+        guard clock.now < deadline else {
+          throw DefaultsError(
+            .failedSave,
+            "another process held the lock \(lockPath) for \(limit); nothing is saved now, "
+              + "and the writes wait for the next save")
+        }
+        // Polled, as flock has no timeout: 1 ms, doubling to 50 ms between tries.
+        Thread.sleep(forTimeInterval: pause)
+        pause = min(pause * 2, 0.05)
       }
     }
     return try body()
+  }
+
+  private static func unlock(_ descriptor: Int32) {
+    guard descriptor >= 0 else { return }
+    flock(descriptor, LOCK_UN)
+    close(descriptor)
   }
 
   // MARK: Reading

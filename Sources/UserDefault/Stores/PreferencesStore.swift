@@ -21,6 +21,10 @@ import PropertyListCodec
 ///   unreadable file (mode, data protection) is reported once; writes wait for it. No
 ///   usable directory: reported, values stay in memory.
 /// - `register(defaults:)` is per suite, unlike Foundation's.
+/// - Changes are heard through the library (`observe`, `updates`, reads tracked by the
+///   Observation framework, so SwiftUI views redraw), not through Foundation: a store posts
+///   no `UserDefaults.didChangeNotification` and no KVO, so `@AppStorage(store:)` and KVO
+///   observers of a store do not update. Use Foundation's `UserDefaults` for those.
 ///
 /// `final`: typed calls bypass the overrides, so a subclass's would be honoured only partly.
 public final class PreferencesStore: UserDefaults {
@@ -41,8 +45,15 @@ public final class PreferencesStore: UserDefaults {
   ///   - format: The format of a file this store makes (default binary); an existing file
   ///     keeps its own. The first object made for a file decides.
   /// - Throws: ``DefaultsError`` of kind ``DefaultsDiagnostic/Kind/invalidSuite`` for a
-  ///   name that is empty, `.`, `..`, or contains `/`, `..` or NUL. An unusable directory
-  ///   is reported instead, and values stay in memory.
+  ///   name that is empty, `.`, `..`, or contains `/`, `..` or NUL, and on Apple platforms
+  ///   for an App Group suite (`group.…`) the process has no container for;
+  ///   ``DefaultsDiagnostic/Kind/refusedDirectory`` on Apple platforms for a
+  ///   `Library/Preferences` folder, which `cfprefsd` owns. An unusable directory is
+  ///   reported instead, and values stay in memory.
+  ///
+  /// On Apple platforms, without `directory`, a suite named `group.…` lives in that App
+  /// Group's container (`Library/Application Support/<group>/Preferences`), so an app and
+  /// its extensions share it; other suites live in the app's Application Support.
   ///
   /// `let store = try PreferencesStore(suiteName: "com.example.app", format: .xml)`
   public convenience init(
@@ -57,7 +68,7 @@ public final class PreferencesStore: UserDefaults {
           suite: suiteName, file: file, flushWindow: flushWindow, problem: nil,
           newFileFormat: format ?? .newFile)
       }
-    } catch  where error.kind == .invalidSuite {
+    } catch  where error.kind == .invalidSuite || error.kind == .refusedDirectory {
       throw error
     } catch {
       // No directory: a store that keeps values in memory, one per suite name.
