@@ -12,7 +12,8 @@
 #   4. a consumer with the trait, resolved through the mirror: reads what the `defaults`
 #      tool writes (-int, -string, -bool, -float, -array, an untyped 8080) through
 #      ConfigReader, gets defaults for missing keys, and sees another process's `defaults
-#      write` in watchInt on a PreferencesStore (the latency is printed); and every
+#      write` in watchInt on a PreferencesStore and on a Foundation instance, the default
+#      on Linux (each latency is printed); and every
 #      `<!-- snippet: configuration -->` block of the UserDefaultConfiguration catalog
 #      builds in it as shown.
 # Preferences go to a throw-away XDG_CONFIG_HOME and HOME. Takes some minutes on 2 cores:
@@ -119,10 +120,15 @@ case "read":
   say("ports \(config.intArray(forKey: "ports", default: []))")
   say("missing \(config.int(forKey: "http.missing", default: 30))")
 case "watch":
-  // Until the value named on the command line arrives, or 20 s (the bound, not the wait).
-  let target = Int(arguments.dropFirst().first ?? "") ?? 45
-  let store = try PreferencesStore(suiteName: "tool")
-  let config = ConfigReader(provider: UserDefaultsProvider(defaults: store))
+  // `watch store|foundation <value>`: until the value arrives, or 20 s (the bound, not the
+  // wait). `foundation` is Foundation's instance, the default on Linux.
+  let rest = Array(arguments.dropFirst())
+  let target = Int(rest.count > 1 ? rest[1] : "") ?? 45
+  let provider =
+    rest.first == "foundation"
+    ? UserDefaultsProvider(suiteName: "tool")
+    : UserDefaultsProvider(defaults: try PreferencesStore(suiteName: "tool"))
+  let config = ConfigReader(provider: provider)
   let bound = Task {
     try await Task.sleep(for: .seconds(20))
     say("timeout")
@@ -136,7 +142,7 @@ case "watch":
   }
   bound.cancel()
 default:
-  say("usage: ConfigConsumer read | watch <value>")
+  say("usage: ConfigConsumer read | watch store|foundation <value>")
   exit(2)
 }
 SWIFT
@@ -243,20 +249,28 @@ missing 30
 EXPECTED
 diff "$work/expected.txt" "$work/read.txt" || { echo "the consumer read other values" >&2; exit 1; }
 
-# The watcher's lines come through a FIFO, each awaited with a bound (read -t).
-mkfifo "$work/watch.fifo"
-"$bin/ConfigConsumer" watch 45 >"$work/watch.fifo" &
-reader=$!
-exec 3<"$work/watch.fifo"
-read -r -t 20 -u 3 line && [ "$line" = "value 30" ] || { echo "watch did not start: '${line:-}'" >&2; exit 1; }
-echo "watching: $line"
-"$tool" write tool http.timeout -int 45
-written=$(date +%s%N)
-read -r -t 20 -u 3 line || { echo "no change within 20 s" >&2; exit 1; }
-arrived=$(date +%s%N)
-[ "$line" = "value 45" ] || { echo "watch saw '$line', not 'value 45'" >&2; exit 1; }
-wait "$reader"
-reader=""
-exec 3<&-
-echo "another process's write reached watchInt $(((arrived - written) / 1000000)) ms after the defaults tool exited ($line)"
+# The watcher's lines come through a FIFO, each awaited with a bound (read -t). Both
+# backends: a store (polled) and Foundation's instance (the library's file watch).
+watch_backend() {
+  local backend=$1 start=$2 target=$3 line written arrived
+  rm -f "$work/watch.fifo"
+  mkfifo "$work/watch.fifo"
+  "$bin/ConfigConsumer" watch "$backend" "$target" >"$work/watch.fifo" &
+  reader=$!
+  exec 3<"$work/watch.fifo"
+  read -r -t 20 -u 3 line && [ "$line" = "value $start" ] ||
+    { echo "$backend: watch did not start: '${line:-}'" >&2; exit 1; }
+  echo "$backend, watching: $line"
+  "$tool" write tool http.timeout -int "$target"
+  written=$(date +%s%N)
+  read -r -t 20 -u 3 line || { echo "$backend: no change within 20 s" >&2; exit 1; }
+  arrived=$(date +%s%N)
+  [ "$line" = "value $target" ] || { echo "$backend: watch saw '$line', not 'value $target'" >&2; exit 1; }
+  wait "$reader"
+  reader=""
+  exec 3<&-
+  echo "$backend: another process's write reached watchInt $(((arrived - written) / 1000000)) ms after the defaults tool exited ($line)"
+}
+watch_backend store 30 45
+watch_backend foundation 45 46
 echo "configuration provider check passed"

@@ -19,7 +19,9 @@ enum DeferredFlush {
     flush: @escaping @Sendable () throws(DefaultsError) -> Void,
     rearm: @escaping @Sendable () -> Bool
   ) {
+    SavingActivity.flushScheduled()
     queue.asyncAfter(deadline: .now() + dispatchInterval(window)) {
+      defer { SavingActivity.flushEnded() }
       do throws(DefaultsError) {
         try flush()
       } catch {

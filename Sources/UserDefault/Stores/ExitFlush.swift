@@ -1,14 +1,21 @@
 import Foundation
 
 /// Saves every suite with unsaved writes when the process exits normally, and when the
-/// app goes to the background: iOS, tvOS and visionOS end a suspended app without running
-/// `atexit` handlers, so the background is the last moment an app's writes can be saved.
+/// app, watch app or app extension goes to the background: iOS, tvOS, watchOS and visionOS
+/// end a suspended process without running `atexit` handlers, so the background is the last
+/// moment its writes can be saved. (A macOS app's sudden termination: ``SavingActivity``.)
 enum ExitFlush {
   /// Installs the exit hook and the background observer once; later calls cost one check.
   static func install() { _ = installed }
 
-  /// `UIApplication.didEnterBackgroundNotification`, by value, so no UIKit is needed.
-  static let didEnterBackground = Notification.Name("UIApplicationDidEnterBackgroundNotification")
+  /// What each kind of Apple process is told when it goes to the background, by value so
+  /// no UIKit or WatchKit is needed: an app (`UIApplication.didEnterBackgroundNotification`),
+  /// a watchOS app (`WKApplication.didEnterBackgroundNotification`), and an app extension
+  /// whose host goes (`NSExtensionHostDidEnterBackground`).
+  static let backgroundNotifications: [Notification.Name] = [
+    "UIApplicationDidEnterBackgroundNotification", "WKApplicationDidEnterBackgroundNotification",
+    "NSExtensionHostDidEnterBackgroundNotification",
+  ].map { Notification.Name($0) }
 
   private static let installed: Void = {
     atexit {
@@ -19,19 +26,19 @@ enum ExitFlush {
         for instance in FoundationInstances.liveInstances() { _ = instance.synchronize() }
       #endif
     }
-    _ = NotificationCenter.default.addObserver(
-      forName: didEnterBackground, object: nil, queue: nil
-    ) { _ in
-      #if os(iOS) || os(tvOS) || os(visionOS) || os(watchOS)
-        // The expiring activity asks for time to finish; when it is refused or runs out
-        // (`expired`), what is not saved yet stays pending for the next attempt.
-        ProcessInfo.processInfo.performExpiringActivity(withReason: "Saving preferences") {
-          expired in
-          if !expired { ExitFlush.saveEverything() }
-        }
-      #else
-        ExitFlush.saveEverything()
-      #endif
+    for name in backgroundNotifications {
+      _ = NotificationCenter.default.addObserver(forName: name, object: nil, queue: nil) { _ in
+        #if os(iOS) || os(tvOS) || os(visionOS) || os(watchOS)
+          // The expiring activity asks for time to finish; when it is refused or runs out
+          // (`expired`), what is not saved yet stays pending for the next attempt.
+          ProcessInfo.processInfo.performExpiringActivity(withReason: "Saving preferences") {
+            expired in
+            if !expired { ExitFlush.saveEverything() }
+          }
+        #else
+          ExitFlush.saveEverything()
+        #endif
+      }
     }
   }()
 

@@ -312,7 +312,9 @@ final class FileStore: StoreBackend {
     }
     do throws(DefaultsError) {
       try file.prepareDirectory()
-      let snapshot = try file.withLock { () throws(DefaultsError) in try writeLocked(file) }
+      let snapshot = try SavingActivity.save(file) { () throws(DefaultsError) in
+        try writeLocked(file)
+      }
       state.withLock { guarded in
         guarded.state.reports.writeSucceeded()
         guarded.state.flushes.madeDurable(snapshot)

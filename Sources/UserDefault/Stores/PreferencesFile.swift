@@ -640,6 +640,9 @@ package struct PreferencesFile: Sendable {
       throw DefaultsError(
         .failedSave, "cannot create a file in \(place): \(Self.describe(errno))")
     }
+    #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+      Self.protect(temporary, like: destination.path)
+    #endif
     var failure: String?
     data.withUnsafeBytes { bytes in
       var written = 0
@@ -675,6 +678,20 @@ package struct PreferencesFile: Sendable {
     }
     return identity ?? self.identity()
   }
+
+  #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+    /// Gives the temporary, before the rename, the data protection class of the file it
+    /// replaces, else `completeUntilFirstUserAuthentication`: a new file would take the
+    /// app's default class, and with `complete` every save while the device is locked fails
+    /// with `EPERM`. A class the app set on the file stays. A volume without data
+    /// protection refuses the attribute; the save goes on.
+    private static func protect(_ temporary: String, like replaced: String) {
+      let attributes = try? FileManager.default.attributesOfItem(atPath: replaced)
+      let kept = (attributes?[.protectionKey] as? String).map(FileProtectionType.init(rawValue:))
+      try? FileManager.default.setAttributes(
+        [.protectionKey: kept ?? .completeUntilFirstUserAuthentication], ofItemAtPath: temporary)
+    }
+  #endif
 
   var hasDirectory: Bool {
     var info = stat()
