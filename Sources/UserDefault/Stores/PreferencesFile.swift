@@ -660,7 +660,9 @@ package struct PreferencesFile: Sendable {
     if failure == nil, let mode = destination.mode, mode != 0o600, fchmod(descriptor, mode) != 0 {
       failure = Self.describe(errno)
     }
-    if failure == nil && Self.synchronize(descriptor) != 0 { failure = Self.describe(errno) }
+    if failure == nil && Self.synchronize(descriptor, .beforeRename) != 0 {
+      failure = Self.describe(errno)
+    }
     var info = stat()
     let identity = fstat(descriptor, &info) == 0 ? Identity(info) : nil
     close(descriptor)
@@ -673,7 +675,7 @@ package struct PreferencesFile: Sendable {
     }
     let directoryDescriptor = open(destination.directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     if directoryDescriptor >= 0 {
-      _ = Self.synchronize(directoryDescriptor)
+      _ = Self.synchronize(directoryDescriptor, .durable)
       close(directoryDescriptor)
     }
     return identity ?? self.identity()
@@ -725,11 +727,24 @@ package struct PreferencesFile: Sendable {
     #endif
   }
 
-  /// On Darwin `fsync` only reaches the drive's cache, which a power cut can lose:
-  /// `F_FULLFSYNC` flushes it, with `fsync` where a file system refuses it.
-  private static func synchronize(_ descriptor: Int32) -> Int32 {
+  /// What a synchronization must give.
+  private enum Synchronization {
+    /// The file's data reaches the drive before the `rename` that publishes it: a crash
+    /// leaves the old file or the whole new one.
+    case beforeRename
+    /// Everything so far survives a power cut: the save is done.
+    case durable
+  }
+
+  /// On Linux `fsync` for both. On Darwin `fsync` only reaches the drive's cache, which a
+  /// power cut can lose, or write out of order: the file gets `F_BARRIERFSYNC` (the order
+  /// the rename needs, without emptying the drive's cache), the directory `F_FULLFSYNC`
+  /// (one flush of the cache, for the rename and the data before it), as fcntl(2) and
+  /// Apple's "Reducing disk writes" advise; `fsync` where a file system refuses either.
+  private static func synchronize(_ descriptor: Int32, _ need: Synchronization) -> Int32 {
     #if canImport(Darwin)
-      if fcntl(descriptor, F_FULLFSYNC) == 0 { return 0 }
+      let command = need == .beforeRename ? F_BARRIERFSYNC : F_FULLFSYNC
+      if fcntl(descriptor, command) == 0 { return 0 }
     #endif
     return fsync(descriptor)
   }
