@@ -18,10 +18,9 @@
 #     with the trait by scripts/check-configuration-provider.sh.
 #   - `<!-- snippet: continues -->` on the line before the fence: the block reads on from
 #     the previous block of the same document and is appended to its target.
-#   - `<!-- snippet-prelude` … `-->`: an HTML comment (invisible when the Markdown is
-#     rendered) holding Swift code that stands for the reader's own declarations (their
-#     `Theme`, `Profile`, helper functions); it is prepended to every later block of the
-#     document. It may not hold an `import`: imports are the reader's to see.
+#   - No hidden prelude: a `<!-- snippet-prelude … -->` comment (code prepended to every
+#     later block, invisible when the Markdown is rendered) is refused. A block declares
+#     the types and functions it uses (`Theme`, `Profile`) where the reader sees them.
 #   - The Getting Started article's manifest (`<!-- snippet: manifest -->`) must be the
 #     README's, character for character, so the two cannot give different instructions.
 #   - Each piece carries a `#sourceLocation` directive, so a compiler error names the
@@ -57,22 +56,13 @@ skipped = 0
 built = 0
 for document in documents:
     lines = open(document, encoding="utf-8").read().split("\n")
-    prelude = []  # (document, first line, code)
     previous = None
     index = 0
     while index < len(lines):
         text = lines[index]
         if text.strip().startswith("<!-- snippet-prelude"):
-            end = index + 1
-            while not lines[end].strip().startswith("-->"):
-                end += 1
-            code = "\n".join(lines[index + 1:end])
-            if re.search(r"^\s*(@testable\s+)?import\s", code, re.M):
-                sys.exit(f"{document}:{index + 1}: a snippet-prelude may not import a module "
-                         "(a reader copying the blocks would not see it)")
-            prelude.append((document, index + 2, code))
-            index = end + 1
-            continue
+            sys.exit(f"{document}:{index + 1}: a snippet-prelude hides code from the reader; "
+                     "declare what the block needs in the block")
         fence = re.match(r"^(\s*)```swift\s*$", text)
         if not fence:
             index += 1
@@ -99,7 +89,7 @@ for document in documents:
             previous[1].append(piece)
         else:
             name = re.sub(r"\W", "_", os.path.splitext(os.path.basename(document))[0])
-            previous = (f"Snippet_{name}_{index + 1}", list(prelude) + [piece])
+            previous = (f"Snippet_{name}_{index + 1}", [piece])
             units.append(previous)
         index = end + 1
 
