@@ -16,7 +16,7 @@ Limits (it reads text, it does not type-check): subscripts are not followed; a p
 is not followed into a folder that declares anything of the same name itself (a local
 constant, a closure parameter, a function parameter with a label); names that protocols of the standard library require
 (`description`, …) are not followed; a nested type used unqualified is not seen.
-The order, top first, is LAYERS below; the README's "Architecture" section says what
+The order, top first, is LAYERS below; CONTRIBUTING.md's "Architecture" section says what
 each layer holds. The property-list codec beneath them all is a target of its own
 (Sources/PropertyListCodec), whose boundary the compiler enforces: it is not read here.
 

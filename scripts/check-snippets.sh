@@ -7,6 +7,8 @@
 #   - Each block is its own executable target (its own module, a main.swift, so top-level
 #     statements and `for await` compile), depending on the products UserDefault,
 #     DefaultEntry, SafeDefaultsKit and UserDefaultTesting (blocks of tests compile there too). Blocks are only built, never run.
+#   - Nothing is added to a block: it must carry its own imports (`import UserDefault`, …),
+#     as a reader who copies it must. A block that compiles here compiles as shown.
 #   - `<!-- snippet: partial -->` on the line before the fence: the block is deliberately
 #     incomplete (elides code with …, shows a manifest fragment); it is skipped.
 #   - `<!-- snippet: manifest -->`: a package manifest; skipped here, and built as a
@@ -16,10 +18,11 @@
 #     with the trait by scripts/check-configuration-provider.sh.
 #   - `<!-- snippet: continues -->` on the line before the fence: the block reads on from
 #     the previous block of the same document and is appended to its target.
-#   - `<!-- snippet-prelude` … `-->`: an HTML comment (invisible when the Markdown is
-#     rendered) holding Swift code that stands for the reader's own declarations (their
-#     `Theme`, `Profile`, helper functions); it is prepended to every later block of the
-#     document.
+#   - No hidden prelude: a `<!-- snippet-prelude … -->` comment (code prepended to every
+#     later block, invisible when the Markdown is rendered) is refused. A block declares
+#     the types and functions it uses (`Theme`, `Profile`) where the reader sees them.
+#   - The Getting Started article's manifest (`<!-- snippet: manifest -->`) must be the
+#     README's, character for character, so the two cannot give different instructions.
 #   - Each piece carries a `#sourceLocation` directive, so a compiler error names the
 #     Markdown file and line; failing blocks are listed at the end and the script exits 1.
 #
@@ -53,18 +56,13 @@ skipped = 0
 built = 0
 for document in documents:
     lines = open(document, encoding="utf-8").read().split("\n")
-    prelude = []  # (document, first line, code)
     previous = None
     index = 0
     while index < len(lines):
         text = lines[index]
         if text.strip().startswith("<!-- snippet-prelude"):
-            end = index + 1
-            while not lines[end].strip().startswith("-->"):
-                end += 1
-            prelude.append((document, index + 2, "\n".join(lines[index + 1:end])))
-            index = end + 1
-            continue
+            sys.exit(f"{document}:{index + 1}: a snippet-prelude hides code from the reader; "
+                     "declare what the block needs in the block")
         fence = re.match(r"^(\s*)```swift\s*$", text)
         if not fence:
             index += 1
@@ -91,18 +89,27 @@ for document in documents:
             previous[1].append(piece)
         else:
             name = re.sub(r"\W", "_", os.path.splitext(os.path.basename(document))[0])
-            previous = (f"Snippet_{name}_{index + 1}", list(prelude) + [piece])
+            previous = (f"Snippet_{name}_{index + 1}", [piece])
             units.append(previous)
         index = end + 1
 
 for target, pieces in units:
     os.makedirs(f"{scratch}/Sources/{target}")
     with open(f"{scratch}/Sources/{target}/main.swift", "w") as out:
-        out.write("import DefaultEntry\nimport Foundation\nimport SafeDefaultsKit\nimport UserDefault\n")
         for document, line, code in pieces:
             path = os.path.abspath(document)
             out.write(f'#sourceLocation(file: "{path}", line: {line})\n{code}\n#sourceLocation()\n')
     print(target)
+def manifest(document):
+    found = re.search(r"<!-- snippet: manifest -->\s*```swift\n(.*?)```",
+                      open(document, encoding="utf-8").read(), re.S)
+    return found.group(1) if found else None
+
+getting_started = "Sources/UserDefault/UserDefault.docc/GettingStarted.md"
+if os.path.exists("README.md") and os.path.exists(getting_started):
+    if manifest("README.md") is None or manifest("README.md") != manifest(getting_started):
+        sys.exit(f"{getting_started}: its manifest block must be the README's, unchanged")
+
 print(f"# building {built} block(s) in {len(units)} target(s), "
       f"skipped {skipped} partial block(s)", file=sys.stderr)
 PYTHON

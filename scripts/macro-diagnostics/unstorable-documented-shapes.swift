@@ -2,9 +2,8 @@ import Foundation
 import UserDefault
 
 // The shapes the store handles at run time but the compile-time check does not take, as
-// README ("How values are stored") and the "Supported types" article list them: each is
-// refused, so the documentation cannot go stale unseen. `extension Theme: UserDefaultable {}`
-// makes the first three compile.
+// the "Supported types" article lists them: each is refused, so the documentation cannot
+// go stale unseen. `extension Theme: UserDefaultable {}` makes the first three compile.
 enum Theme: String, Sendable { case light, dark }
 
 extension UserDefaults.Keys {

@@ -124,8 +124,8 @@ struct DefaultsAccess: Sendable {
     _ object: Any, _ key: KeyDescriptor<Value>, then: String
   ) -> String {
     if backend.launchArgument(forKey: key.name) != nil {
-      return "the launch argument -\(key.name) cannot be read as \(Value.self) (see the README's "
-        + "launch-argument table); \(then), and nothing stored is changed"
+      return "the launch argument -\(key.name) cannot be read as \(Value.self) (see the article "
+        + "\"Where a read looks: the search list\"); \(then), and nothing stored is changed"
     }
     guard let text = object as? String else { return "\(then), the stored value is left as it is" }
     for reading in ArgumentText.readings(of: text) where (try? key.bridge.decode(reading)) != nil {
