@@ -36,8 +36,9 @@ extension UserDefaults {
 ///
 /// Every contender reads and writes the same three keys: Foundation's table of a suite is
 /// a hash table, and two names of one length cost lookups up to 1,500 instructions apart
-/// (about 8% of a read) by where they land in it. Ratios are the median over the rounds of
-/// each round's repetition over the thin key's.
+/// (about 8% of a read) by where they land in it. (The library reports `SafeDefaults`' keys,
+/// declared as `Any`, as colliding with the typed ones: expected here.) Ratios are the
+/// median over the rounds of each round's repetition over the thin key's.
 enum PeersProtocol {
   static let suiteName = "peers"
   static let fillerKeys = 1_000
