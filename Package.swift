@@ -136,7 +136,7 @@ let package = Package(
       dependencies: ["UserDefault", "SafeDefaultsKit", "DefaultEntry"]),
     .executableTarget(
       name: "UserDefaultBenchmarks",
-      dependencies: ["UserDefault", "PropertyListCodec", "SafeDefaultsKit"]),
+      dependencies: ["UserDefault", "PropertyListCodec", "SafeDefaultsKit", "DefaultEntry"]),
     // Points the test process's HOME and XDG_CONFIG_HOME at a directory of its own before
     // any test runs, so `swift test` leaves nothing in the user's home whatever the order.
     .target(name: "TestProcessHome", path: "Tests/TestProcessHome"),

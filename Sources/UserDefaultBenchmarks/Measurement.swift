@@ -70,7 +70,7 @@ struct Stopwatch {
   /// first call may load or rebuild a cache that later calls reuse, so it is not counted;
   /// the calibration runs twice and keeps the larger count, so one slow call (a page
   /// fault, a preemption) cannot shrink every repetition to a single call.
-  private func calibrate(_ body: () -> Void, maxIterations: Int) -> Int {
+  func calibrate(_ body: () -> Void, maxIterations: Int) -> Int {
     body()
     var best = 1
     for _ in 0..<2 {
@@ -90,7 +90,7 @@ struct Stopwatch {
     return best
   }
 
-  private func timing(_ elapsed: [Double], iterations: Int) -> Timing {
+  func timing(_ elapsed: [Double], iterations: Int) -> Timing {
     let shortest = elapsed.min() ?? 0
     let samples = elapsed.map { $0 / Double(iterations) }.sorted()
     var warning: String?
@@ -108,7 +108,7 @@ struct Stopwatch {
       iterations: iterations, warning: warning)
   }
 
-  private func run(_ iterations: Int, _ body: () -> Void) -> Double {
+  func run(_ iterations: Int, _ body: () -> Void) -> Double {
     let start = DispatchTime.now().uptimeNanoseconds
     for _ in 0..<iterations { body() }
     let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start)

@@ -6,6 +6,8 @@
 //   swift run -c release UserDefaultBenchmarks --short         a few iterations (CI: keeps it compiling)
 //   swift run -c release UserDefaultBenchmarks --output DIR    where results.csv and results.svg go
 //                                                              (default .build/benchmarks)
+//   swift run -c release UserDefaultBenchmarks --peers         the peers' protocol alone
+//                                                              (PeersProtocol, about 15 s)
 import Foundation
 import PropertyListCodec
 import SafeDefaultsKit
@@ -40,6 +42,7 @@ struct Wrapped {
 let arguments = CommandLine.arguments
 if arguments.count > 1, arguments[1] == Contention.childFlag { Contention.runChild(arguments) }
 let short = arguments.contains("--short")
+let peersOnly = arguments.contains("--peers")
 let outputDirectory =
   arguments.firstIndex(of: "--output").flatMap {
     arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil
@@ -64,12 +67,14 @@ guard let scratch = ProcessInfo.processInfo.environment[scratchVariable] else {
     let scratch = NSTemporaryDirectory() + "UserDefaultBenchmarks-\(UUID().uuidString)"
     try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: scratch) }
-    for size in sizes {
+    for size in Set(sizes + [PeersProtocol.fillerKeys]) {
       var filler: [String: Any] = [:]
       for index in 0..<size { filler["filler.\(index)"] = index }
       let data = try PropertyListSerialization.data(
         fromPropertyList: filler, format: .xml, options: 0)
-      for suite in ["raw-\(size)", "store-\(size)"] {
+      var suites = ["raw-\(size)", "store-\(size)"]
+      if size == PeersProtocol.fillerKeys { suites.append(PeersProtocol.suiteName) }
+      for suite in suites {
         _ = FileManager.default.createFile(atPath: scratch + "/\(suite).plist", contents: data)
       }
     }
@@ -108,6 +113,20 @@ if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
 }
 let floorTiming = stopwatch.time(floorRead)
 report.printHeader(floor: floorTiming)
+
+// The peers' protocol first, on a suite no other row has touched: every surface on a
+// Foundation instance against the thin key the peer libraries are.
+do {
+  let peers = UserDefaults(suiteName: PeersProtocol.suiteName)!
+  precondition(peers.integer(forKey: "filler.1") == 1, "peers' suite not loaded")
+  PeersProtocol.run(
+    on: peers, rounds: short ? 3 : 7, repetitionBudget: short ? 200_000 : 30_000_000,
+    report: report)
+}
+if peersOnly {
+  report.printWarnings()
+  exit(0)
+}
 
 let encoder = JSONEncoder()
 let decoder = JSONDecoder()

@@ -124,8 +124,10 @@ public struct UserDefaultsWrapper<Value> {
   /// `user.firstName = "Ada"`
   @inlinable
   public var wrappedValue: Value {
-    get { userDefaults.value(key) }
-    nonmutating set { userDefaults.access.write(newValue, for: key) }
+    // `box.descriptor`, not `key`: a computed property hands back a copy of the
+    // descriptor, a retain and release of each of its references on every call.
+    get { userDefaults.value(box.descriptor) }
+    nonmutating set { userDefaults.access.write(newValue, for: box.descriptor) }
   }
 
   /// The stored entry: `$property.removeObject()`, `$property.key`, and more.
