@@ -60,7 +60,8 @@ let stopwatch = Stopwatch(
 // with, and cannot load a large suite other than from its file (setPersistentDomain and
 // set are quadratic on Linux). So the benchmark writes every suite's file into a scratch
 // directory, then runs itself again with XDG_CONFIG_HOME and HOME pointing there: no real
-// user's preferences are read or written, and raw Foundation starts from a full file.
+// user's preferences are read or written, and raw Foundation starts from a full file (on
+// Apple platforms, where cfprefsd reads no such file, from its values: RawSuite).
 let scratchVariable = "USERDEFAULT_BENCHMARK_SCRATCH"
 guard let scratch = ProcessInfo.processInfo.environment[scratchVariable] else {
   #if os(macOS) || os(Linux) || os(Windows)
@@ -117,7 +118,7 @@ report.printHeader(floor: floorTiming)
 // The peers' protocol first, on a suite no other row has touched: every surface on a
 // Foundation instance against the thin key the peer libraries are.
 do {
-  let peers = UserDefaults(suiteName: PeersProtocol.suiteName)!
+  let peers = RawSuite.named(PeersProtocol.suiteName, in: scratch)
   precondition(peers.integer(forKey: "filler.1") == 1, "peers' suite not loaded")
   PeersProtocol.run(
     on: peers, rounds: short ? 3 : 7, repetitionBudget: short ? 200_000 : 30_000_000,
@@ -125,6 +126,7 @@ do {
 }
 if peersOnly {
   report.printWarnings()
+  RawSuite.removeAll()
   exit(0)
 }
 
@@ -140,7 +142,7 @@ var durableAtTen: (binary: Timing, xml: Timing)?
 for size in sizes {
   // Both suites start from the same file of `size` integers, written before this process
   // started; the first reads load them.
-  let raw = UserDefaults(suiteName: "raw-\(size)")!
+  let raw = RawSuite.named("raw-\(size)", in: scratch)
   let store = try PreferencesStore(
     suiteName: "store-\(size)", directory: scratch, flushWindow: .seconds(3600))
   precondition(raw.integer(forKey: "filler.1") == (size > 1 ? 1 : 0), "raw suite not loaded")
@@ -517,7 +519,7 @@ for (label, size, contents) in sizes.filter({ $0 > 10 }).map({
       if size == 1 { consume(store[blobKey]) } else { consume(store[firstKey]) }
     },
     { index in
-      let raw = UserDefaults(suiteName: "\(prefix)-raw-\(index)")!
+      let raw = RawSuite.named("\(prefix)-raw-\(index)", in: scratch)
       if size == 1 {
         consume(raw.data(forKey: "blob"))
       } else {
@@ -611,7 +613,7 @@ if let largest = sizes.last {
     suiteName: "memory-store", directory: scratch, flushWindow: .seconds(3600))
   precondition(memoryStore.integer(forKey: "filler.1") == 1, "memory store not loaded")
   let middle = residentBytes()
-  let memoryRaw = UserDefaults(suiteName: "memory-raw")!
+  let memoryRaw = RawSuite.named("memory-raw", in: scratch)
   precondition(memoryRaw.integer(forKey: "filler.1") == 1, "memory suite not loaded")
   let after = residentBytes()
   func bytes(_ count: Int) -> Timing {
@@ -652,3 +654,4 @@ try report.svg(benchmarks: [
   "Codable write", "read right after a write", "durable write (write + flush)",
 ]).write(toFile: svgPath, atomically: true, encoding: .utf8)
 emit("wrote \(csvPath) and \(svgPath)")
+RawSuite.removeAll()
