@@ -120,12 +120,23 @@ final class FoundationSuite: StoreBackend, FileChangeListener {
     #endif
   }
 
+  /// On Darwin a key's first read starts watching it for writes from elsewhere, which
+  /// key-value observing sees (other instances, a widget, `defaults write`): a key read in
+  /// a SwiftUI body or `withObservationTracking` must redraw on them, and Observation does
+  /// not say whether a read is tracked, so every key the library reads is watched from its
+  /// first read, once per key and suite. On Linux the file watch covers a saved suite.
   func object(forKey name: String) -> Any? {
-    seen.read(name) {
-      let found = defaults.value?.object(forKey: name)
-      guard hasSystemFiles else { return found }
-      return searched(name, found: found)
-    }
+    #if canImport(ObjectiveC)
+      seen.read(name, firstRead: { self.watchOutsideChanges(of: [name]) }) { lookUp(name) }
+    #else
+      seen.read(name) { lookUp(name) }
+    #endif
+  }
+
+  private func lookUp(_ name: String) -> Any? {
+    let found = defaults.value?.object(forKey: name)
+    guard hasSystemFiles else { return found }
+    return searched(name, found: found)
   }
 
   /// The system-wide value wins when Foundation found `found` only below the suite's own

@@ -39,18 +39,25 @@ final class SeenValues: Sendable {
   private let state = Lock(State())
 
   /// Returns what `lookup` found in Foundation, and records that a reader was handed it.
-  func read(_ name: String, _ lookup: () -> Any?) -> Any? {
+  /// `firstRead` runs, outside the lock, after the suite's first read of `name`.
+  func read(
+    _ name: String, firstRead: (() -> Void)? = nil, _ lookup: () -> Any?
+  ) -> Any? {
     state.withLock { $0.readsUnderway += 1 }
     let found = lookup()
-    state.withLock { state in
+    let isFirst = state.withLock { state in
       state.readsUnderway -= 1
       switch state.keys[name] {
-      case nil: state.keys[name] = .agreed(found)
+      case nil:
+        state.keys[name] = .agreed(found)
+        return true
       case .agreed(let handed)? where !ChangeHub.Change.isSame(handed, found):
         state.keys[name] = .differing
       case .agreed?, .differing?: break
       }
+      return false
     }
+    if isFirst, let firstRead { firstRead() }
     return found
   }
 

@@ -113,4 +113,18 @@ struct SeenValuesTests {
     #expect(seen.wrote("other", 3))
     #expect(!write(1))
   }
+
+  /// On Darwin the first read of a key starts watching it (key-value observing), so a key
+  /// only ever read under Observation tracking hears other processes' writes.
+  @Test func theFirstReadOfEachKeyIsTold() {
+    var firsts: [String] = []
+    for name in ["a", "b", "a", "a", "b", "c"] {
+      _ = seen.read(name, firstRead: { firsts.append(name) }) { stored.value }
+    }
+    #expect(firsts == ["a", "b", "c"])
+    stored.value = 5
+    #expect(seen.wrote("a", 5))
+    _ = seen.read("a", firstRead: { firsts.append("a again") }) { stored.value }
+    #expect(firsts == ["a", "b", "c"], "a write keeps the key's record")
+  }
 }
