@@ -127,7 +127,7 @@ final class FoundationSuite: StoreBackend, FileChangeListener {
   /// first read, once per key and suite. On Linux the file watch covers a saved suite.
   func object(forKey name: String) -> Any? {
     #if canImport(ObjectiveC)
-      seen.read(name, firstRead: { self.watchOutsideChanges(of: [name]) }) { lookUp(name) }
+      seen.read(name, firstRead: { self.watchOutsideChanges(of: [name]) }, { lookUp(name) })
     #else
       seen.read(name) { lookUp(name) }
     #endif

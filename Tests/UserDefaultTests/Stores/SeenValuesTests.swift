@@ -119,12 +119,12 @@ struct SeenValuesTests {
   @Test func theFirstReadOfEachKeyIsTold() {
     var firsts: [String] = []
     for name in ["a", "b", "a", "a", "b", "c"] {
-      _ = seen.read(name, firstRead: { firsts.append(name) }) { stored.value }
+      _ = seen.read(name, firstRead: { firsts.append(name) }, { stored.value })
     }
     #expect(firsts == ["a", "b", "c"])
     stored.value = 5
     #expect(seen.wrote("a", 5))
-    _ = seen.read("a", firstRead: { firsts.append("a again") }) { stored.value }
+    _ = seen.read("a", firstRead: { firsts.append("a again") }, { stored.value })
     #expect(firsts == ["a", "b", "c"], "a write keeps the key's record")
   }
 }
