@@ -31,7 +31,10 @@ enum RawSuite {
   /// Removes the domains ``named(_:in:)`` made on Apple platforms (none elsewhere).
   static func removeAll() {
     for name in made.withLock({ $0 }) {
-      UserDefaults(suiteName: name)?.removePersistentDomain(forName: name)
+      // Synchronized: a command-line tool may exit before cfprefsd has the removal.
+      let defaults = UserDefaults(suiteName: name)
+      defaults?.removePersistentDomain(forName: name)
+      _ = defaults?.synchronize()
     }
   }
 }

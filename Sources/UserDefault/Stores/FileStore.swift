@@ -386,7 +386,7 @@ final class FileStore: StoreBackend {
     }
     return try onQueue { () throws(DefaultsError) in
       try file.prepareDirectory()
-      return try file.withLock { () throws(DefaultsError) in
+      return try SavingActivity.save(file) { () throws(DefaultsError) in
         try writeLocked(file)  // takes in other processes' writes; repairs a damaged file
         return try body { () throws(DefaultsError) in try self.writeLocked(file) }
       }

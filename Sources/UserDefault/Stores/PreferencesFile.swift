@@ -131,7 +131,9 @@ package struct PreferencesFile: Sendable {
       throw DefaultsError(.invalidSuite, problem.description)
     }
     var chosen = directory
-    #if canImport(Darwin)
+    // Not macOS: there containerURL gives a URL for any name, entitled or not, and group
+    // identifiers start with the team's; a store shared with an extension names its folder.
+    #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
       if chosen == nil {
         chosen = try appGroupDirectory(forSuite: fileName) {
           FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: $0)
@@ -149,7 +151,7 @@ package struct PreferencesFile: Sendable {
     return PreferencesFile(directory: chosen, suite: fileName)
   }
 
-  /// The folder of an App Group's suite (a name starting `group.`) on Apple platforms:
+  /// The folder of an App Group's suite (a name starting `group.`) on the iOS family:
   /// `<container>/Library/Application Support/<group>/Preferences`, in the container the
   /// app and its extensions share, since each has an Application Support of its own.
   /// `nil` for any other name.
@@ -239,10 +241,13 @@ package struct PreferencesFile: Sendable {
   /// mobile platforms a holder may be suspended with the lock held (and is then killed,
   /// `0xdead10cc`), so a save there gives up rather than wait forever.
   ///
-  /// - Throws: `.failedSave` when another process held the lock all that time (nothing ran;
-  ///   the writes stay pending), or what `body` throws.
+  /// - Parameter givesUp: Asked between tries: `true` stops waiting at once (the process's
+  ///   time to run in the background is up).
+  /// - Throws: `.failedSave` when another process held the lock all that time, or until
+  ///   `givesUp` (nothing ran; the writes stay pending), or what `body` throws.
   package func withLock<Result>(
-    waitingAtMost limit: Duration, _ body: () throws(DefaultsError) -> Result
+    waitingAtMost limit: Duration, unless givesUp: () -> Bool = { false },
+    _ body: () throws(DefaultsError) -> Result
   ) throws(DefaultsError) -> Result {
     let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
     defer { Self.unlock(descriptor) }
@@ -252,7 +257,7 @@ package struct PreferencesFile: Sendable {
       var pause = 0.001
       while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
         guard errno == EWOULDBLOCK || errno == EINTR else { break }
-        guard clock.now < deadline else {
+        guard clock.now < deadline, !givesUp() else {
           throw DefaultsError(
             .failedSave,
             "another process held the lock \(lockPath) for \(limit); nothing is saved now, "
@@ -743,8 +748,9 @@ package struct PreferencesFile: Sendable {
   /// Apple's "Reducing disk writes" advise; `fsync` where a file system refuses either.
   private static func synchronize(_ descriptor: Int32, _ need: Synchronization) -> Int32 {
     #if canImport(Darwin)
-      let command = need == .beforeRename ? F_BARRIERFSYNC : F_FULLFSYNC
-      if fcntl(descriptor, command) == 0 { return 0 }
+      // A file system that refuses the barrier gets the full flush, which also orders.
+      if need == .beforeRename && fcntl(descriptor, F_BARRIERFSYNC) == 0 { return 0 }
+      if fcntl(descriptor, F_FULLFSYNC) == 0 { return 0 }
     #endif
     return fsync(descriptor)
   }

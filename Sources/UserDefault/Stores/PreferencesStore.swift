@@ -45,15 +45,16 @@ public final class PreferencesStore: UserDefaults {
   ///   - format: The format of a file this store makes (default binary); an existing file
   ///     keeps its own. The first object made for a file decides.
   /// - Throws: ``DefaultsError`` of kind ``DefaultsDiagnostic/Kind/invalidSuite`` for a
-  ///   name that is empty, `.`, `..`, or contains `/`, `..` or NUL, and on Apple platforms
+  ///   name that is empty, `.`, `..`, or contains `/`, `..` or NUL, and on the iOS family
   ///   for an App Group suite (`group.…`) the process has no container for;
   ///   ``DefaultsDiagnostic/Kind/refusedDirectory`` on Apple platforms for a
   ///   `Library/Preferences` folder, which `cfprefsd` owns. An unusable directory is
   ///   reported instead, and values stay in memory.
   ///
-  /// On Apple platforms, without `directory`, a suite named `group.…` lives in that App
-  /// Group's container (`Library/Application Support/<group>/Preferences`), so an app and
-  /// its extensions share it; other suites live in the app's Application Support.
+  /// On iOS, tvOS, watchOS and visionOS, without `directory`, a suite named `group.…`
+  /// lives in that App Group's container (`Library/Application Support/<group>/Preferences`),
+  /// so an app and its extensions share it; other suites live in the app's Application
+  /// Support. On macOS (where every name gets a container URL) pass the group's folder.
   ///
   /// `let store = try PreferencesStore(suiteName: "com.example.app", format: .xml)`
   public convenience init(

@@ -1,4 +1,5 @@
 import Foundation
+import PropertyListCodec
 
 /// Keeps an Apple app alive while preferences wait to be saved or are being saved.
 ///
@@ -27,19 +28,29 @@ enum SavingActivity {
     #endif
   }
 
-  /// Runs a save of `file` under its lock, inside an expiring activity on the iOS family.
+  /// Runs `body` under `file`'s lock (a save, or an update's read-modify-write), inside an
+  /// expiring activity on the iOS family.
   static func save<Result>(
     _ file: PreferencesFile, _ body: () throws(DefaultsError) -> Result
   ) throws(DefaultsError) -> Result {
     #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
-      // The activity lasts while its block runs: the block waits for the save to end.
+      // The activity lasts while its first call runs: that call waits for the save to end.
+      // A second call with `expired` says time is up: a save still waiting for the lock
+      // gives up (one that holds it is a write and an fsync from done).
       let saved = DispatchSemaphore(value: 0)
+      let isExpired = Lock(false)
       ProcessInfo.processInfo.performExpiringActivity(withReason: "Saving preferences") {
         expired in
-        if !expired { saved.wait() }
+        if expired {
+          isExpired.withLock { $0 = true }
+          saved.signal()
+        } else {
+          saved.wait()
+        }
       }
       defer { saved.signal() }
-      return try file.withLock(waitingAtMost: lockWait, body)
+      return try file.withLock(
+        waitingAtMost: lockWait, unless: { isExpired.withLock { $0 } }, body)
     #else
       return try file.withLock(body)
     #endif
