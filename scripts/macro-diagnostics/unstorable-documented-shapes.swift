@@ -17,14 +17,14 @@ final class User {
   @UserDefaultsWrapper(key: "Anything") var anything: Any?
 }
 
-// expect: 11:23: error: initializer 'init(_:default:file:line:)' requires that 'Theme' conform to 'UserDefaultable'
-// expect: 11:23: note: did you mean to use '.rawValue'?
+// expect: 10:23: error: initializer 'init(_:default:file:line:)' requires that 'Theme' conform to 'UserDefaultable'
+// expect: 10:23: note: did you mean to use '.rawValue'?
+// expect: 11:21: error: initializer 'init(_:default:file:line:)' requires that 'Theme' conform to 'UserDefaultable'
+// expect: 11:21: note: did you mean to use '.rawValue'?
 // expect: 12:21: error: initializer 'init(_:default:file:line:)' requires that 'Theme' conform to 'UserDefaultable'
 // expect: 12:21: note: did you mean to use '.rawValue'?
-// expect: 13:21: error: initializer 'init(_:default:file:line:)' requires that 'Theme' conform to 'UserDefaultable'
-// expect: 13:21: note: did you mean to use '.rawValue'?
-// expect: 17:4: error: initializer 'init(key:default:userDefaults:file:line:)' requires the types '[String : Any]' and 'Any' be equivalent
-// expect: 18:4: error: 'init(key:userDefaults:file:line:)' is unavailable: the optional's wrapped type is not one the library can store: conform it to Codable or UserDefaultable
+// expect: 16:4: error: initializer 'init(key:default:userDefaults:file:line:)' requires the types '[String : Any]' and 'Any' be equivalent
+// expect: 17:4: error: 'init(key:userDefaults:file:line:)' is unavailable: the optional's wrapped type is not one the library can store: conform it to Codable or UserDefaultable
 // expect: Sources/UserDefault/Bridging/PropertyListContainer.swift: note: requirement from conditional conformance of '[[String : Any]]' to '_PropertyListContainer'
 // expect: Sources/UserDefault/Bridging/UserDefaultable.swift: note: requirement from conditional conformance of 'Theme?' to 'UserDefaultable'
 // expect: Sources/UserDefault/Bridging/UserDefaultable.swift: note: requirement from conditional conformance of '[Theme]' to 'UserDefaultable'
