@@ -35,8 +35,8 @@ extension UserDefaults {
 ///   the library's pending saves are made (``FoundationSaving/saveNow()``).
 ///
 /// Every contender reads and writes the same three keys: Foundation's table of a suite is
-/// a hash table, and two names of one length cost lookups up to 1,500 instructions apart
-/// (about 8% of a read) by where they land in it. (The library reports `SafeDefaults`' keys,
+/// a hash table, and a lookup's cost depends on where a name lands in it (figures in the
+/// Performance article), so names of their own would measure the names. (The library reports `SafeDefaults`' keys,
 /// declared as `Any`, as colliding with the typed ones: expected here.) Ratios are the
 /// median over the rounds of each round's repetition over the thin key's.
 enum PeersProtocol {

@@ -39,9 +39,10 @@ final class SeenValues: Sendable {
   private let state = Lock(State())
 
   /// Returns what `lookup` found in Foundation, and records that a reader was handed it.
-  /// `firstRead` runs, outside the lock, after the suite's first read of `name`.
+  /// `firstRead` runs, outside the lock, after the suite's first read of `name`; not
+  /// optional, so it stays non-escaping and a read allocates no context for it.
   func read(
-    _ name: String, firstRead: (() -> Void)? = nil, _ lookup: () -> Any?
+    _ name: String, firstRead: () -> Void = {}, _ lookup: () -> Any?
   ) -> Any? {
     state.withLock { $0.readsUnderway += 1 }
     let found = lookup()
@@ -57,7 +58,7 @@ final class SeenValues: Sendable {
       }
       return false
     }
-    if isFirst, let firstRead { firstRead() }
+    if isFirst { firstRead() }
     return found
   }
 
