@@ -17,26 +17,29 @@ import PropertyListCodec
 /// object its readers agreed on (the first of equal reads, or the last write), none once
 /// they differ.
 ///
-/// Cost: two suite-wide locks, a lookup and a comparison on every read; one lock, a lookup
-/// and a comparison on every write. The comparison, under the lock, is linear in the size
-/// of an array, dictionary or data value, as the decoded-value cache's is on such a read.
+/// A read is recorded after its lookup, so a write from another thread may land between
+/// the two. It is not told for that reader: the framework starts tracking a reader only
+/// once the tracked closure (a view's body) has returned, so no tracker can hear a change
+/// during its own read. What the reader found is recorded instead, and differs from the
+/// write's value, so the key's next write is told.
+///
+/// Cost: one suite-wide lock, a lookup and a comparison on every read and every write. The
+/// comparison, under the lock, is linear in the size of an array, dictionary or data
+/// value, as the decoded-value cache's is on such a read.
 final class SeenValues: Sendable {
   private enum Seen {
-    /// Every reader of the key not told of a change since was handed this (`nil`: no value).
-    case agreed(Any?)
+    /// Every reader of the key not told of a change since was handed this.
+    case agreed(Handed)
     /// Readers were handed different values.
     case differing
   }
 
-  private struct State: @unchecked Sendable {
-    // Only touched inside the lock; the objects are immutable property lists.
+  // Only touched inside the lock; the objects are immutable property lists.
+  private struct Records: @unchecked Sendable {
     var keys: [String: Seen] = [:]
-    /// Reads between their lookup and its record: a write meanwhile cannot know what they
-    /// were handed.
-    var readsUnderway = 0
   }
 
-  private let state = Lock(State())
+  private let records = Lock(Records())
 
   /// Returns what `lookup` found in Foundation, and records that a reader was handed it.
   /// `firstRead` runs, outside the lock, after the suite's first read of `name`; not
@@ -44,16 +47,16 @@ final class SeenValues: Sendable {
   func read(
     _ name: String, firstRead: () -> Void = {}, _ lookup: () -> Any?
   ) -> Any? {
-    state.withLock { $0.readsUnderway += 1 }
+    // Outside the lock: Foundation's lookup may take its own locks and, on Apple
+    // platforms, deliver key-value notifications whose observers read through here.
     let found = lookup()
-    let isFirst = state.withLock { state in
-      state.readsUnderway -= 1
-      switch state.keys[name] {
+    let isFirst = records.withLock { records in
+      switch records.keys[name] {
       case nil:
-        state.keys[name] = .agreed(found)
+        records.keys[name] = .agreed(Handed(found))
         return true
-      case .agreed(let handed)? where !ChangeHub.Change.isSame(handed, found):
-        state.keys[name] = .differing
+      case .agreed(let handed)? where !handed.isSame(as: found):
+        records.keys[name] = .differing
       case .agreed?, .differing?: break
       }
       return false
@@ -66,18 +69,69 @@ final class SeenValues: Sendable {
   /// some reader was handed.
   ///
   /// - Returns: Whether readers may see a change: `false` when no reader was handed a
-  ///   value of the key yet, or every reader was handed `object`, and no read is underway.
+  ///   value of the key yet, or every reader was handed `object`.
   func wrote(_ name: String, _ object: Any?) -> Bool {
-    state.withLock { state in
+    records.withLock { records in
       // A key no reader was handed keeps no record: nobody can be tracking it, and its
       // first reader records what it finds.
-      guard let index = state.keys.index(forKey: name) else { return state.readsUnderway > 0 }
-      let before = Self.replace(&state.keys.values[index], with: .agreed(object))
-      guard state.readsUnderway == 0 else { return true }
+      guard let index = records.keys.index(forKey: name) else { return false }
+      let before = Self.replace(&records.keys.values[index], with: .agreed(Handed(object)))
       // Consumed: matching the record in place would copy the object it holds.
       switch consume before {
-      case .agreed(let handed): return !ChangeHub.Change.isSame(handed, object)
+      case .agreed(let handed): return !handed.isSame(as: object)
       case .differing: return true
+      }
+    }
+  }
+
+  /// An object a reader was handed, as every read compares it: an `Int` or a `String`
+  /// (what Foundation on Linux hands for integers and text) held as itself, so that the
+  /// comparison neither copies an `Any` nor unwraps one.
+  private enum Handed {
+    case nothing
+    case int(Int)
+    case string(String)
+    case other(Any)
+
+    init(_ object: Any?) {
+      guard let object else {
+        self = .nothing
+        return
+      }
+      self = Self.exactly(object) ?? .other(object)
+    }
+
+    private static func exactly<Object>(_ object: Object) -> Handed? {
+      if let value = ExactTypeCast.exactly(opened: object, as: Int.self) { return .int(value) }
+      if let value = ExactTypeCast.exactly(opened: object, as: String.self) {
+        return .string(value)
+      }
+      return nil
+    }
+
+    /// ``ChangeHub/Change/isSame(_:_:)`` of the handed object and `object`.
+    func isSame(as object: Any?) -> Bool {
+      guard let object else {
+        if case .nothing = self { return true }
+        return false
+      }
+      return isSame(asOpened: object)
+    }
+
+    private func isSame<Object>(asOpened object: Object) -> Bool {
+      switch self {
+      case .nothing: return false
+      case .int(let handed):
+        if let found = ExactTypeCast.exactly(opened: object, as: Int.self) {
+          return found == handed
+        }
+        return PropertyListEquality.isEqual(handed, object)
+      case .string(let handed):
+        if let found = ExactTypeCast.exactly(opened: object, as: String.self) {
+          return found == handed
+        }
+        return PropertyListEquality.isEqual(handed, object)
+      case .other(let handed): return PropertyListEquality.isEqual(handed, object)
       }
     }
   }

@@ -1,3 +1,5 @@
+import Foundation
+import Observation
 import Testing
 
 @testable import UserDefault
@@ -44,16 +46,32 @@ struct SeenValuesTests {
     #expect(write(3))
   }
 
-  @Test func aFirstReadUnderwayIsToldOfAWrite() {
+  @Test func aWriteDuringAFirstReadIsToldAtTheNextChange() {
     stored.value = 1
     let found = seen.read("k") {
       let found = stored.value
-      #expect(write(2), "the read underway found 1 and is not recorded yet")
+      #expect(!write(2), "no tracker can hear a change during its own read")
       return found
     }
     #expect(found as? Int == 1)
     #expect(write(2), "that reader holds 1")
     #expect(!write(2))
+  }
+
+  /// What the record rests on: a change made while a tracked closure runs reaches no
+  /// tracker of that closure, so a write during a read need not be told for that reader.
+  @Test func aTrackerHearsOnlyChangesAfterItsClosure() {
+    let model = TrackedModel()
+    let heard = Heard()
+    withObservationTracking {
+      _ = model.value
+      model.value = 1
+    } onChange: {
+      heard.count += 1
+    }
+    #expect(heard.count == 0)
+    model.value = 2
+    #expect(heard.count == 1)
   }
 
   @Test func aChangeTheLibraryDidNotSeeCountsOnceReadThrough() {
@@ -78,13 +96,13 @@ struct SeenValuesTests {
     #expect(!write(2), "the write told them all")
   }
 
-  @Test func aWriteWhileAReadIsUnderwayIsAChange() {
+  @Test func aReadThatFoundAnotherValueThanAWriteDuringItIsToldAtTheNextWrite() {
     stored.value = 1
     #expect(read() == 1)
     stored.value = 2
     let found = seen.read("k") {
       let found = stored.value
-      #expect(write(1), "the read underway found 2 and is not recorded yet")
+      #expect(!write(1), "every reader recorded so far was handed 1")
       return found
     }
     #expect(found as? Int == 2)
@@ -102,6 +120,35 @@ struct SeenValuesTests {
     }
     #expect(found as? Int == 1)
     #expect(write(2), "a reader holds 1")
+  }
+
+  /// Objects compare as property lists, whatever form Foundation hands them in (bridged
+  /// numbers and text on Apple platforms, Swift values on Linux).
+  @Test func aWriteIsComparedAsAPropertyList() {
+    let cases: [(handed: Any, written: Any, isSame: Bool)] = [
+      (NSNumber(value: 42), 42, true),
+      (42, NSNumber(value: 42), true),
+      (NSString(string: "text"), "text", true),
+      ("text", NSString(string: "text"), true),
+      ("text", "other", false),
+      (1, true, false),
+      (1.5, 1.5, true),
+      ([1, 2], [1, 2], true),
+      ([1, 2], [1, 3], false),
+      (Data([1]), Data([1]), true),
+    ]
+    for (index, pair) in cases.enumerated() {
+      let name = "k\(index)"
+      _ = seen.read(name) { pair.handed }
+      #expect(seen.wrote(name, pair.written) == !pair.isSame, "\(pair)")
+    }
+  }
+
+  @Test func anAbsentValueIsNoChangeOnlyForARemoval() {
+    _ = seen.read("k") { nil }
+    #expect(!seen.wrote("k", nil))
+    #expect(seen.wrote("k", 0))
+    #expect(seen.wrote("k", nil))
   }
 
   @Test func keysAreSeparate() {
@@ -127,4 +174,14 @@ struct SeenValuesTests {
     _ = seen.read("a", firstRead: { firsts.append("a again") }, { stored.value })
     #expect(firsts == ["a", "b", "c"], "a write keeps the key's record")
   }
+}
+
+@Observable
+private final class TrackedModel {
+  var value = 0
+}
+
+private final class Heard: @unchecked Sendable {
+  // Only touched by the test's one thread: onChange runs inside the mutation.
+  var count = 0
 }
