@@ -437,10 +437,12 @@ package struct PreferencesFile: Sendable {
     }
   }
 
-  func read() -> Contents {
+  /// - Parameter pause: Waits between looks at a file that seems damaged
+  ///   (``settlingPause``); a test's stands for a writer finishing meanwhile.
+  func read(pausing pause: () -> Void = PreferencesFile.settlingPause) -> Contents {
     let values: [String: StoredObject]
     let format: Format
-    switch load() {
+    switch settledLoad(pausing: pause) {
     case .missing: return .missing
     case .loaded(let loaded, let foreign, _, let found):
       var read = loaded
@@ -457,6 +459,29 @@ package struct PreferencesFile: Sendable {
       dropped.append(name)
     }
     return .values(kept, dropped: dropped.sorted(), format: format)
+  }
+
+  /// How long a file that seems damaged is given to settle, in looks and the pause
+  /// between them: Foundation on Linux rewrites its file in place (it truncates it, then
+  /// writes), without the lock, when a program calls `synchronize()`.
+  static let settlingLooks = 10
+  static let settlingPause: @Sendable () -> Void = { usleep(20_000) }
+
+  /// ``load(indexing:)``, looked at again after a pause while the file seems damaged and
+  /// is empty or changed since the last look: a rewrite in place underway, not damage.
+  /// Damage that stays costs one pause; an empty file, up to ``settlingLooks`` pauses.
+  private func settledLoad(pausing pause: () -> Void) -> Load {
+    var loaded = load()
+    var looks = 1
+    while case .unusable = loaded, looks < Self.settlingLooks {
+      let before = identity()
+      pause()
+      looks += 1
+      loaded = load()
+      guard case .unusable = loaded, let after = identity() else { break }
+      if after == before && after.size > 0 { break }
+    }
+    return loaded
   }
 
   struct Merged {
