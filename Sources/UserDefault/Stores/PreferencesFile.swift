@@ -465,7 +465,7 @@ package struct PreferencesFile: Sendable {
   /// between them: Foundation on Linux rewrites its file in place (it truncates it, then
   /// writes), without the lock, when a program calls `synchronize()`.
   static let settlingLooks = 10
-  static let settlingPause: @Sendable () -> Void = { usleep(20_000) }
+  static let settlingPause: @Sendable () -> Void = { Thread.sleep(forTimeInterval: 0.02) }
 
   /// ``load(indexing:)``, looked at again after a pause while the file seems damaged and
   /// is empty or changed since the last look: a rewrite in place underway, not damage.
