@@ -306,7 +306,8 @@ package struct PreferencesFile: Sendable {
     case .loaded(let values, _, _, let format):
       var read = values
       return (read.dictionary(), format)
-    case .unusable(let reason): throw DefaultsError(.damagedFile, "\(path): \(reason)")
+    case .unusable(let reason), .unparsed(let reason, _):
+      throw DefaultsError(.damagedFile, "\(path): \(reason)")
     case .unavailable(let unavailable): throw unavailable.error
     }
   }
@@ -374,6 +375,9 @@ package struct PreferencesFile: Sendable {
     /// `identity`: from the descriptor read, so of no other version.
     case loaded(StoredValues, foreign: Bool, identity: Identity, format: Format)
     case unusable(String)
+    /// A regular file whose bytes are no property-list dictionary (empty ones included):
+    /// damage, or a rewrite in place not done yet. `identity`: of the bytes read.
+    case unparsed(String, identity: Identity)
     case unavailable(Unavailable)
   }
 
@@ -411,7 +415,7 @@ package struct PreferencesFile: Sendable {
     case .success(let parsed):
       return .loaded(
         parsed.values, foreign: parsed.foreign, identity: Identity(info), format: parsed.format)
-    case .failure(let failure): return .unusable(failure.reason)
+    case .failure(let failure): return .unparsed(failure.reason, identity: Identity(info))
     }
   }
 
@@ -432,7 +436,7 @@ package struct PreferencesFile: Sendable {
     case .missing: return .values(StoredValues(), identity: nil, format: nil)
     case .loaded(let values, foreign: false, let identity, let format):
       return .values(values, identity: identity, format: format)
-    case .unusable: return .unusable
+    case .unusable, .unparsed: return .unusable
     case .loaded(_, foreign: true, _, _), .unavailable: return .needsLock
     }
   }
@@ -449,7 +453,7 @@ package struct PreferencesFile: Sendable {
       guard foreign else { return .values(read.dictionary(), dropped: [], format: found) }
       values = read.dictionary()
       format = found
-    case .unusable(let reason): return moveAside(because: reason)
+    case .unusable(let reason), .unparsed(let reason, _): return moveAside(because: reason)
     case .unavailable(let unavailable): return .unavailable(unavailable)
     }
     var kept = values
@@ -467,19 +471,19 @@ package struct PreferencesFile: Sendable {
   static let settlingLooks = 10
   static let settlingPause: @Sendable () -> Void = { Thread.sleep(forTimeInterval: 0.02) }
 
-  /// ``load(indexing:)``, looked at again after a pause while the file seems damaged and
-  /// is empty or changed since the last look: a rewrite in place underway, not damage.
-  /// Damage that stays costs one pause; an empty file, up to ``settlingLooks`` pauses.
+  /// ``load(indexing:)``, looked at again after a pause while the file's bytes are no
+  /// property list and it is empty or changed since the last look: a rewrite in place
+  /// underway, not damage. Damage that stays costs one pause, an empty file up to
+  /// ``settlingLooks`` pauses; a file that cannot be read or is not a regular file, none.
+  /// A writer that stalls mid-file for longer than a pause is still taken for damage.
   private func settledLoad(pausing pause: () -> Void) -> Load {
     var loaded = load()
     var looks = 1
-    while case .unusable = loaded, looks < Self.settlingLooks {
-      let before = identity()
+    while case .unparsed(_, let before) = loaded, looks < Self.settlingLooks {
       pause()
       looks += 1
       loaded = load()
-      guard case .unusable = loaded, let after = identity() else { break }
-      if after == before && after.size > 0 { break }
+      if case .unparsed(_, let after) = loaded, after == before, after.size > 0 { break }
     }
     return loaded
   }

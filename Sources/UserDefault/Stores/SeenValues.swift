@@ -21,9 +21,11 @@ import PropertyListCodec
 /// the two. It is not told for that reader: the framework starts tracking a reader only
 /// once the tracked closure (a view's body) has returned, so no tracker can hear a change
 /// during its own read. What the reader found is recorded instead, and differs from the
-/// write's value, so the key's next write is told.
+/// write's value, so the key's next write is told. A key's first read, which such a write
+/// found without a record to compare with, looks Foundation up again once it has one.
 ///
-/// Cost: one suite-wide lock, a lookup and a comparison on every read and every write. The
+/// Cost: one suite-wide lock, a lookup and a comparison on every read and every write (a
+/// key's first read: Foundation's lookup twice). The
 /// comparison, under the lock, is linear in the size of an array, dictionary or data
 /// value, as the decoded-value cache's is on such a read.
 final class SeenValues: Sendable {
@@ -61,8 +63,16 @@ final class SeenValues: Sendable {
       }
       return false
     }
-    if isFirst { firstRead() }
-    return found
+    guard isFirst else { return found }
+    firstRead()
+    // The key had no record, so a write landing after the lookup told nobody: a
+    // listener joining meanwhile (`updates`, `observe`) would keep an old value. Looked
+    // up again now that the record exists, the reader is handed that write; readers who
+    // recorded meanwhile may hold either value, so the key's next write is told.
+    let again = lookup()
+    guard !Handed(found).isSame(as: again) else { return found }
+    records.withLock { $0.keys[name] = .differing }
+    return again
   }
 
   /// Records a write of `object` (`nil`: a removal) that Foundation now holds, for a key

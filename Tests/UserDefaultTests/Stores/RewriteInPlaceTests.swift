@@ -17,6 +17,22 @@ struct RewriteInPlaceTests {
     #expect(FileManager.default.createFile(atPath: path, contents: data))
   }
 
+  /// As Foundation writes it: the same file, truncated, then written.
+  func rewriteInPlace(_ data: Data) {
+    do {
+      let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+      try handle.truncate(atOffset: 0)
+      try handle.write(contentsOf: data)
+      try handle.close()
+    } catch {
+      Issue.record("cannot rewrite \(path): \(error)")
+    }
+  }
+
+  func inode() throws -> Int? {
+    try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? Int
+  }
+
   func backups() throws -> [String] {
     try FileManager.default.contentsOfDirectory(atPath: directory.path).filter {
       $0.contains(".damaged-")
@@ -27,10 +43,11 @@ struct RewriteInPlaceTests {
     let whole = try PropertyListSerialization.data(
       fromPropertyList: ["kept": 1, "other": "text"], format: .xml, options: 0)
     write(Data())
+    let inodeBefore = try inode()
     var pauses = 0
     let contents = file.read {
       pauses += 1
-      write(whole)  // Foundation's write, after the truncation the first look found
+      rewriteInPlace(whole)  // Foundation's write, after the truncation the first look found
     }
     guard case .values(let values, _, _) = contents else {
       Issue.record("read as \(contents)")
@@ -39,13 +56,14 @@ struct RewriteInPlaceTests {
     #expect(values["kept"]?.object as? Int == 1 && values["other"]?.object as? String == "text")
     #expect(pauses == 1)
     #expect(try backups().isEmpty)
+    #expect(try inode() == inodeBefore, "the same file, rewritten in place")
   }
 
   @Test func aHalfWrittenFileThatCompletesIsReadWhole() throws {
     let whole = try PropertyListSerialization.data(
       fromPropertyList: ["kept": 1], format: .xml, options: 0)
     write(whole.prefix(whole.count / 2))
-    let contents = file.read { write(whole) }
+    let contents = file.read { rewriteInPlace(whole) }
     guard case .values(let values, _, _) = contents else {
       Issue.record("read as \(contents)")
       return
@@ -76,5 +94,16 @@ struct RewriteInPlaceTests {
     }
     #expect(reason == "it is empty")
     #expect(pauses == PreferencesFile.settlingLooks - 1)
+  }
+
+  @Test func aFileThatIsNoRegularFileIsNotWaitedFor() throws {
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+    var pauses = 0
+    let contents = file.read { pauses += 1 }
+    guard case .damaged = contents else {
+      Issue.record("read as \(contents)")
+      return
+    }
+    #expect(pauses == 0)
   }
 }
