@@ -36,9 +36,10 @@ extension UserDefaults {
 ///
 /// Every contender reads and writes the same three keys: Foundation's table of a suite is
 /// a hash table, and a lookup's cost depends on where a name lands in it (figures in the
-/// Performance article), so names of their own would measure the names. (The library reports `SafeDefaults`' keys,
-/// declared as `Any`, as colliding with the typed ones: expected here.) Ratios are the
-/// median over the rounds of each round's repetition over the thin key's.
+/// Performance article), so names of their own would measure the names. (The library
+/// reports `SafeDefaults`' keys, declared as `Any`, as colliding with the typed ones:
+/// expected here.) Ratios are the median over the rounds of each round's repetition over
+/// the thin key's.
 enum PeersProtocol {
   static let suiteName = "peers"
   static let fillerKeys = 1_000

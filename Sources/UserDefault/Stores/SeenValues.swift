@@ -25,9 +25,9 @@ import PropertyListCodec
 /// found without a record to compare with, looks Foundation up again once it has one.
 ///
 /// Cost: one suite-wide lock, a lookup and a comparison on every read and every write (a
-/// key's first read: Foundation's lookup twice). The
-/// comparison, under the lock, is linear in the size of an array, dictionary or data
-/// value, as the decoded-value cache's is on such a read.
+/// key's first read: Foundation's lookup twice). The comparison, under the lock, is linear
+/// in the size of an array, dictionary or data value, as the decoded-value cache's is on
+/// such a read.
 final class SeenValues: Sendable {
   private enum Seen {
     /// Every reader of the key not told of a change since was handed this.
@@ -130,19 +130,22 @@ final class SeenValues: Sendable {
 
     private func isSame<Object>(asOpened object: Object) -> Bool {
       switch self {
-      case .nothing: return false
-      case .int(let handed):
-        if let found = ExactTypeCast.exactly(opened: object, as: Int.self) {
-          return found == handed
-        }
-        return PropertyListEquality.isEqual(handed, object)
-      case .string(let handed):
-        if let found = ExactTypeCast.exactly(opened: object, as: String.self) {
-          return found == handed
-        }
-        return PropertyListEquality.isEqual(handed, object)
-      case .other(let handed): return PropertyListEquality.isEqual(handed, object)
+      case .nothing: false
+      case .int(let handed): Self.isSame(handed, object)
+      case .string(let handed): Self.isSame(handed, object)
+      case .other(let handed): PropertyListEquality.isEqual(handed, object)
       }
+    }
+
+    /// `==` when `object` is exactly a `Value`, else the property-list comparison. Inlined:
+    /// as a call, it made every read of a Foundation instance dearer.
+    @inline(__always)
+    private static func isSame<Value: Equatable, Object>(_ handed: Value, _ object: Object) -> Bool
+    {
+      if let found = ExactTypeCast.exactly(opened: object, as: Value.self) {
+        return found == handed
+      }
+      return PropertyListEquality.isEqual(handed, object)
     }
   }
 
