@@ -552,6 +552,89 @@ case "watch-outside" where arguments.count == 5:
   observation.cancel()
   sequence.cancel()
   print(results.allSatisfy { $0 == .success } && model.value == expected ? "done" : "timeout")
+case "watch-during-transaction" where arguments.count == 3:
+  // watch-during-transaction <suite>: commits of another process, written here straight to
+  // the file of <suite> (XDG_CONFIG_HOME): "a" and "b" = 1, read; = 2, which the file watch
+  // brings in (a callback on "a" holds the watch there); = 3, then a transaction reads "b",
+  // lets the watch go on, waits until "b" = 2 is announced and reads "b" again. Prints
+  // "b <first read> <second read>", or "stuck" when a wait of 10 s ran out.
+  func commit(_ value: Int) throws {
+    try writeStraightToFile(["a": value, "b": value], suite: arguments[2])
+  }
+  do {
+    try commit(1)
+    let defaults = UserDefaults(suiteName: arguments[2])!
+    let a = UserDefaults.Key<Int>("a", default: 0)
+    let b = UserDefaults.Key<Int>("b", default: 0)
+    guard defaults[a] == 1 else { exit(3) }
+    let (held, going, heard) = (
+      DispatchSemaphore(value: 0), DispatchSemaphore(value: 0), DispatchSemaphore(value: 0)
+    )
+    let holding = defaults.observe(a) { change in
+      guard change.newValue == 2 else { return }
+      held.signal()
+      _ = going.wait(timeout: .now() + 10)
+    }
+    let hearing = defaults.observe(b) { if $0.newValue == 2 { heard.signal() } }
+    try commit(2)
+    guard held.wait(timeout: .now() + 10) == .success else {
+      print("stuck")
+      exit(1)
+    }
+    try commit(3)
+    let reads = try defaults.transaction { t -> (Int, Int)? in
+      let first = t[b]
+      going.signal()
+      guard heard.wait(timeout: .now() + 10) == .success else { return nil }
+      return (first, t[b])
+    }
+    holding.cancel()
+    hearing.cancel()
+    print(reads.map { "b \($0.0) \($0.1)" } ?? "stuck")
+  } catch {
+    print("error \(error)")
+    exit(1)
+  }
+case "saved-over" where arguments.count == 3:
+  // saved-over <suite>: commits of another process, written here straight to the file of
+  // <suite>: "a" = 1 and "z" = 0, read; "z" = 1, which the file watch brings in (a callback
+  // on "z" holds the watch there); "a" = 3; then a transaction writes "a" = 10, lets the
+  // watch go on, and "z" = 2 is written beside "a" = 10. Once the watch brought "z" = 2,
+  // prints "a <value read>", or "stuck" when a wait of 10 s ran out.
+  do {
+    try writeStraightToFile(["a": 1, "z": 0], suite: arguments[2])
+    let defaults = UserDefaults(suiteName: arguments[2])!
+    let a = UserDefaults.Key<Int>("a", default: 0)
+    let z = UserDefaults.Key<Int>("z", default: 0)
+    guard defaults[a] == 1, defaults[z] == 0 else { exit(3) }
+    let (held, going, last) = (
+      DispatchSemaphore(value: 0), DispatchSemaphore(value: 0), DispatchSemaphore(value: 0)
+    )
+    let holding = defaults.observe(z) { change in
+      if change.newValue == 2 { last.signal() }
+      guard change.newValue == 1 else { return }
+      held.signal()
+      _ = going.wait(timeout: .now() + 10)
+    }
+    try writeStraightToFile(["a": 1, "z": 1], suite: arguments[2])
+    guard held.wait(timeout: .now() + 10) == .success else {
+      print("stuck")
+      exit(1)
+    }
+    try writeStraightToFile(["a": 3, "z": 1], suite: arguments[2])
+    try defaults.transaction { t in t[a] = 10 }
+    going.signal()
+    try writeStraightToFile(["a": 10, "z": 2], suite: arguments[2])
+    guard last.wait(timeout: .now() + 10) == .success else {
+      print("stuck")
+      exit(1)
+    }
+    holding.cancel()
+    print("a \(defaults[a])")
+  } catch {
+    print("error \(error)")
+    exit(1)
+  }
 case "unavailable" where arguments.count == 4:
   // The parent made the file of suite <suite> unreadable to this process. Opens the suite
   // on <backend> ("store": the library's store; "foundation": a Foundation instance, saved
@@ -792,6 +875,14 @@ case "hold-transaction" where arguments.count == 4:
   }
 default:
   exit(2)
+}
+
+/// Writes `values` as the whole file of suite `name` in `XDG_CONFIG_HOME`, replacing it as
+/// another process's save does.
+func writeStraightToFile(_ values: [String: Int], suite name: String) throws {
+  let directory = ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"] ?? "."
+  try PropertyListSerialization.data(fromPropertyList: values, format: .binary, options: 0)
+    .write(to: URL(fileURLWithPath: directory + "/" + name + ".plist"), options: .atomic)
 }
 
 /// The object of suite `name` of the kind named: a ``PreferencesStore`` or a Foundation

@@ -69,12 +69,21 @@ final class FoundationSuite: StoreBackend, FileChangeListener {
   /// rewrote the file: Foundation on Linux never rereads it, so the keys that changed
   /// there are brought into the instance and readers are told, each changed key once. A
   /// key this process wrote and has not saved keeps its value; the next save merges it.
+  ///
+  /// The keys reach Foundation under the save lock, so a transaction, which holds it, never
+  /// sees an older value land between its adoption of the file's value and its read.
+  /// Readers are told after the lock is let go: a callback may start a transaction.
   func fileMayHaveChanged() {
     guard let saving else { return }
-    let changes = saving.changesOnDisk { [self] in persistentDomain() ?? [:] }
-    for name in changes.keys.sorted() {
-      write(changes[name]!?.object, forKey: name, trackingPath: nil, origin: .otherProcess)
+    let news = saving.takeChangesOnDisk { [self] in
+      persistentDomain() ?? [:]
+    } apply: {
+      [self] changes in
+      changes.keys.sorted().map { name in
+        store(changes[name]!?.object, forKey: name, trackingPath: nil, origin: .otherProcess)
+      }
     }
+    for item in news { tell(item) }
   }
 
   /// Foundation on Linux reads a damaged file as empty and says nothing, so without this
@@ -225,6 +234,23 @@ final class FoundationSuite: StoreBackend, FileChangeListener {
     _ object: consuming Any?, forKey name: String, trackingPath: TrackedKeys.Path?,
     origin: Origin = .library
   ) {
+    tell(store(object, forKey: name, trackingPath: trackingPath, origin: origin))
+  }
+
+  /// Who hears of a value stored in Foundation.
+  private enum News {
+    case none
+    /// Foundation held the value, so callbacks hear nothing; but a reader handed another
+    /// value (through the Observation framework) must hear of it.
+    case trackers(name: String, path: TrackedKeys.Path?)
+    case everyone(ChangeHub.Change)
+  }
+
+  /// Stores `object` in Foundation and says who must hear of it; ``tell(_:)`` tells them.
+  private func store(
+    _ object: consuming Any?, forKey name: String, trackingPath: TrackedKeys.Path?,
+    origin: Origin
+  ) -> News {
     // Old object only for observers: an unobserved write costs Foundation's `set` and `seen`.
     let isObserved = context.hub.hasListeners(for: name)
     let old = isObserved ? self.object(forKey: name) : nil
@@ -239,7 +265,7 @@ final class FoundationSuite: StoreBackend, FileChangeListener {
       mayBeSeen = store(object, forKey: name)
     case .otherProcess:
       guard let saving, let stored = saving.unlessPending(name, { store(object, forKey: name) })
-      else { return }
+      else { return .none }
       mayBeSeen = stored
     }
     var change: ChangeHub.Change
@@ -250,19 +276,25 @@ final class FoundationSuite: StoreBackend, FileChangeListener {
           of: name, isArgument: launchArgument(forKey: name) != nil, from: old, to: object,
           below: object == nil ? self.object(forKey: name) : nil)
       else {
-        // Foundation held it, so callbacks hear nothing; but `seen` now takes `object` for
-        // what every reader holds, and a reader handed another value must hear of it.
-        if mayBeSeen { context.hub.tracking.didChange(name, path: trackingPath) }
-        return
+        // `seen` now takes `object` for what every reader holds.
+        return mayBeSeen ? .trackers(name: name, path: trackingPath) : .none
       }
       change = observed
     } else {
       // The old value was not read: what readers were handed tells an equal write apart.
-      guard mayBeSeen else { return }
+      guard mayBeSeen else { return .none }
       change = ChangeHub.Change(name: name, oldObject: nil, newObject: consume object)
     }
     change.trackingPath = trackingPath
-    context.announce(change)
+    return .everyone(change)
+  }
+
+  private func tell(_ news: consuming News) {
+    switch consume news {
+    case .none: break
+    case .trackers(let name, let path): context.hub.tracking.didChange(name, path: path)
+    case .everyone(let change): context.announce(change)
+    }
   }
 
   /// - Returns: Whether readers may see a change (``SeenValues/wrote(_:_:)``).
@@ -350,7 +382,7 @@ extension FoundationSuite {
       /// changed; `nil` until the first save or change on disk (then Foundation's values).
       var fileValues: [String: StoredObject]?
       var fileIdentity: PreferencesFile.Identity?
-      /// Other processes' changes found by a save, for the next look (``changesOnDisk(_:)``).
+      /// Other processes' changes found by a save, for the next look (``takeChangesOnDisk(_:apply:)``).
       var outside: [String: StoredObject?] = [:]
 
       /// Notes `found` as the file's values; what differs from the last values noted and
@@ -368,6 +400,8 @@ extension FoundationSuite {
         for change in ChangeHub.reconcile(&known, names: names, with: { found[$0] }) {
           outside[change.name] = found[change.name]
         }
+        // An earlier look's value of a key this process has since saved over is gone.
+        for name in written { outside.removeValue(forKey: name) }
         fileValues = found
       }
     }
@@ -405,10 +439,12 @@ extension FoundationSuite {
     /// (`nil`: removed). A file this process wrote last is not read again; a file half
     /// rewritten in place is left for the next look. Cost: a `stat`; a read of the file
     /// when it changed. `foundationValues`: the starting point, before any save or look.
-    func changesOnDisk(
-      _ foundationValues: () -> [String: Any]
-    ) -> [String: StoredObject?] {
-      guard let file else { return [:] }
+    /// `apply` gets the changes under the save lock, which runs and saves also hold.
+    func takeChangesOnDisk<Item>(
+      _ foundationValues: () -> [String: Any],
+      apply: ([String: StoredObject?]) -> [Item]
+    ) -> [Item] {
+      guard let file else { return [] }
       return oneSaveAtATime.withLock { _ in
         let identity = file.identity()
         let (isKnown, hasValues) = state.withLock {
@@ -424,10 +460,11 @@ extension FoundationSuite {
             state.noteFile(found, identity: identity, written: [])
           }
         }
-        return state.withLock { state in
+        let changes = state.withLock { state in
           defer { state.outside = [:] }
           return state.outside
         }
+        return apply(changes)
       }
     }
 

@@ -40,4 +40,22 @@ struct OutsideChangesTests {
     let values = try PropertyListFile.values(at: directory.path + "/watched.plist")
     #expect(values["name"] as? Int == 42 && values["other"] as? String == "kept")
   }
+
+  /// Two orders of events that once put an older value of another process's into
+  /// Foundation: the watch stored the keys after letting go of the save lock, so a value of
+  /// an older commit landed between two reads of one transaction ("b 3 2"); and after a save
+  /// noted another process's value of a key and this process then saved over it, the watch
+  /// brought the noted value in, over the one in the file ("a 3"). The helper holds the
+  /// watch in a callback to make each order happen.
+  @Test(
+    "The file watch stores nothing while a transaction runs, nor a value saved over since",
+    arguments: [("watch-during-transaction", "b 3 3\n"), ("saved-over", "a 10\n")])
+  func theWatchBringsOnlyCurrentValues(_ command: String, expected: String) throws {
+    let directory = TemporaryDirectory()
+    let environment = ["XDG_CONFIG_HOME": directory.path, "HOME": directory.path]
+    let (status, output, error) = try ChildProcess.run(
+      "UserDefaultTestHelper", [command, "held"], environment: environment)
+    #expect(status == 0, "\(error)")
+    #expect(output == expected)
+  }
 }
