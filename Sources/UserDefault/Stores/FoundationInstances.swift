@@ -19,8 +19,18 @@ enum FoundationInstances {
     /// identity, so a new instance at a dead one's address never gets its backend.
     weak var instance: UserDefaults?
     let backend: any StoreBackend
+    /// The backend's, kept so a read tells the Observation framework without asking the
+    /// backend for it (a call through the protocol that retains and releases).
+    let tracking: TrackedKeys
     /// A scoped default stands in for the standard suite.
     let isStandard: Bool
+
+    init(instance: UserDefaults, backend: any StoreBackend, isStandard: Bool) {
+      self.instance = instance
+      self.backend = backend
+      self.tracking = backend.context.hub.tracking
+      self.isStandard = isStandard
+    }
   }
 
   private struct Table {
@@ -59,21 +69,25 @@ enum FoundationInstances {
   static func backend(
     of defaults: UserDefaults, suiteField: String = "suite"
   ) -> any StoreBackend {
-    withBackend(of: defaults, suiteField: suiteField) { backend, _ in backend }
+    withBackend(of: defaults, suiteField: suiteField) { backend, _, _ in backend }
   }
 
   /// The thread's last resolved instance, else one lock and lookup.
   static func withBackend<Result>(
     of defaults: UserDefaults, suiteField: String = "suite",
-    _ body: (_ backend: any StoreBackend, _ isStandard: Bool) -> Result
+    _ body: (_ backend: any StoreBackend, _ tracking: TrackedKeys, _ isStandard: Bool) -> Result
   ) -> Result {
     LastResolved.withCurrent { last in
-      if last.instance === defaults, let backend = last.backend {
-        return body(backend, last.isStandard)
+      if let entry = last.entry,
+        entry._withUnsafeGuaranteedRef({ $0.instance === defaults })
+      {
+        return entry._withUnsafeGuaranteedRef { entry in
+          body(entry.backend, entry.tracking, entry.isStandard)
+        }
       }
       let known = resolve(defaults, suiteField: suiteField)
       last.remember(defaults, known)
-      return body(known.backend, known.isStandard)
+      return body(known.backend, known.tracking, known.isStandard)
     }
   }
 
@@ -152,17 +166,36 @@ enum FoundationInstances {
   }
 }
 
-/// So repeated reads skip the table's lock. Held strongly, so the address it compares
-/// cannot be reused.
+/// So repeated reads skip the table's lock. Holds the instance strongly, so the address it
+/// compares cannot be reused.
 ///
-/// Its fields, not a ``FoundationInstances/Known``: copying that copies a weak reference.
+/// Its own entry, not a ``FoundationInstances/Known``: copying that copies a weak
+/// reference. A call borrows the entry and its fields unretained: each retain and release
+/// is an atomic operation, and a read made three pairs of them here. A call made inside
+/// `body` (an observer's read of another instance) may replace the entry and free it; what
+/// the outer call borrowed outlives it, as the table holds the backend (and through its
+/// context the tracked keys) for as long as the instance lives, and the caller holds the
+/// instance.
 private final class LastResolved {
-  private(set) var instance: UserDefaults?
-  private(set) var backend: (any StoreBackend)?
-  private(set) var isStandard = false
+  final class Entry {
+    let instance: UserDefaults
+    let backend: any StoreBackend
+    let tracking: TrackedKeys
+    let isStandard: Bool
+
+    init(_ instance: UserDefaults, _ known: FoundationInstances.Known) {
+      (self.instance, self.backend) = (instance, known.backend)
+      (self.tracking, self.isStandard) = (known.tracking, known.isStandard)
+    }
+  }
+
+  /// Unretained: `kept` holds it.
+  private(set) var entry: Unmanaged<Entry>?
+  private var kept: Entry?
 
   func remember(_ instance: UserDefaults, _ known: FoundationInstances.Known) {
-    (self.instance, self.backend, self.isStandard) = (instance, known.backend, known.isStandard)
+    let new = Entry(instance, known)
+    (kept, entry) = (new, .passUnretained(new))
   }
 
   static func withCurrent<Result>(_ body: (LastResolved) -> Result) -> Result {

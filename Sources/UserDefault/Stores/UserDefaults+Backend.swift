@@ -15,17 +15,28 @@ extension UserDefaults {
   /// - Returns: What `body` returns.
   @inline(__always)
   func withBackend<Result>(_ body: (any StoreBackend) -> Result) -> Result {
+    withBackendTracking { backend, _ in body(backend) }
+  }
+
+  /// ``withBackend(_:)``, with the backend's ``TrackedKeys`` found beside it rather than
+  /// asked of it: the read path's call through the protocol retained and released.
+  @inline(__always)
+  func withBackendTracking<Result>(_ body: (any StoreBackend, TrackedKeys) -> Result) -> Result {
     if type(of: self) == PreferencesStore.self {
       // Cannot fail: the class was compared above; `as?` would hand back a retained store.
-      return body(unsafeDowncast(self, to: PreferencesStore.self).fileStore)
+      let store = unsafeDowncast(self, to: PreferencesStore.self).fileStore
+      // Borrowed: the store holds it for its life.
+      return Unmanaged.passUnretained(store.context.hub.tracking)._withUnsafeGuaranteedRef {
+        body(store, $0)
+      }
     }
-    return FoundationInstances.withBackend(of: self) { backend, isStandard in
+    return FoundationInstances.withBackend(of: self) { backend, tracking, isStandard in
       if isStandard, let chosen = ScopedDefault.current ?? LibraryDefault.shared.standard,
         chosen !== self
       {
-        return chosen.withBackend(body)
+        return chosen.withBackendTracking(body)
       }
-      return body(backend)
+      return body(backend, tracking)
     }
   }
 
@@ -37,8 +48,8 @@ extension UserDefaults {
   /// so every specialised read makes one call here.
   @usableFromInline
   func storedObject(_ name: String, tracking path: TrackedKeys.Path) -> StoredObject? {
-    withBackend { backend in
-      backend.context.hub.tracking.access(path)
+    withBackendTracking { backend, tracking in
+      tracking.access(path)
       return backend.storedObject(forKey: name)
     }
   }

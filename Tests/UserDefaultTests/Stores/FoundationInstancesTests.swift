@@ -7,6 +7,20 @@ import Testing
 /// its own (as every non-standard instance does on Apple platforms).
 private final class OwnStorageDefaults: UserDefaults {}
 
+/// Storage of its own, and Foundation's lookup reads `others` through the library first.
+private final class ReadingOthersDefaults: UserDefaults {
+  var others: [UserDefaults] = []
+  private(set) var nestedReads = 0
+
+  override func object(forKey name: String) -> Any? {
+    for other in others {
+      _ = other[UserDefaults.Key<Int>(name, default: 0)]
+      nestedReads += 1
+    }
+    return super.object(forKey: name)
+  }
+}
+
 /// Instances that are dropped release what the library made for them. Regression: the
 /// table of instances kept every instance with a backend of its own, with its cache and
 /// observers, for the life of the process (about 250 MB over 100,000 instances).
@@ -32,6 +46,21 @@ private final class OwnStorageDefaults: UserDefaults {}
     #expect(instances.filter { $0.object != nil }.count == 0)
     let alive = backends.filter { $0.object != nil }.count
     #expect(alive < 256, "\(alive) of 1,000 backends of dropped instances are alive")
+  }
+
+  /// A read borrows what the thread's last resolved instance holds, unretained. A read that
+  /// resolves other instances meanwhile (as an observer's read may, inside Foundation's
+  /// lookup on Apple platforms) frees that record; the outer read's backend, which only
+  /// the table and that record hold for an instance with storage of its own, must outlive
+  /// it (the address sanitizer's CI run checks the memory).
+  @Test func aReadThatResolvesOtherInstancesMeanwhileKeepsItsBackend() {
+    Diagnostics.installRecorder()
+    let key = UserDefaults.Key<Int>(uniqueKey(), default: 0)
+    let defaults = ReadingOthersDefaults(suiteName: uniqueKey())!
+    defaults.others = (0..<2).map { _ in OwnStorageDefaults(suiteName: uniqueKey())! }
+    defaults[key] = 7
+    for _ in 0..<100 { #expect(defaults[key] == 7) }
+    #expect(defaults.nestedReads >= 200)
   }
 
   /// What the freeing is for: memory stays flat, measured in a child process of its own
