@@ -635,6 +635,34 @@ case "saved-over" where arguments.count == 3:
     print("error \(error)")
     exit(1)
   }
+case "write-during-run" where arguments.count == 3:
+  // write-during-run <suite>: "a" = 1 written straight to the file of <suite> and read;
+  // inside a transaction another thread writes "a" = 2, then the transaction reads "a".
+  // Prints "run <transaction's read> after <read after it> file <the file's value>".
+  do {
+    try writeStraightToFile(["a": 1], suite: arguments[2])
+    let defaults = UserDefaults(suiteName: arguments[2])!
+    let a = UserDefaults.Key<Int>("a", default: 0)
+    guard defaults[a] == 1 else { exit(3) }
+    let read = try defaults.transaction { t in
+      // Thread-safe, not Sendable: the other thread writes through the same instance.
+      nonisolated(unsafe) let shared = defaults
+      let written = DispatchSemaphore(value: 0)
+      Thread {
+        shared[a] = 2
+        written.signal()
+      }.start()
+      written.wait()
+      return t[a]
+    }
+    _ = FoundationSaving.saveNow()
+    let directory = ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"] ?? "."
+    let file = NSDictionary(contentsOfFile: directory + "/" + arguments[2] + ".plist")
+    print("run \(read) after \(defaults[a]) file \(file?["a"] ?? "none")")
+  } catch {
+    print("error \(error)")
+    exit(1)
+  }
 case "unavailable" where arguments.count == 4:
   // The parent made the file of suite <suite> unreadable to this process. Opens the suite
   // on <backend> ("store": the library's store; "foundation": a Foundation instance, saved

@@ -78,12 +78,10 @@ enum FoundationInstances {
     _ body: (_ backend: any StoreBackend, _ tracking: TrackedKeys, _ isStandard: Bool) -> Result
   ) -> Result {
     LastResolved.withCurrent { last in
-      if let entry = last.entry,
-        entry._withUnsafeGuaranteedRef({ $0.instance === defaults })
-      {
-        return entry._withUnsafeGuaranteedRef { entry in
-          body(entry.backend, entry.tracking, entry.isStandard)
-        }
+      if let entry = last.entry(of: defaults) {
+        last.beginBorrow()
+        defer { last.endBorrow() }
+        return entry._withUnsafeGuaranteedRef { body($0.backend, $0.tracking, $0.isStandard) }
       }
       let known = resolve(defaults, suiteField: suiteField)
       last.remember(defaults, known)
@@ -170,12 +168,10 @@ enum FoundationInstances {
 /// compares cannot be reused.
 ///
 /// Its own entry, not a ``FoundationInstances/Known``: copying that copies a weak
-/// reference. A call borrows the entry and its fields unretained: each retain and release
-/// is an atomic operation, and a read made three pairs of them here. A call made inside
-/// `body` (an observer's read of another instance) may replace the entry and free it; what
-/// the outer call borrowed outlives it, as the table holds the backend (and through its
-/// context the tracked keys) for as long as the instance lives, and the caller holds the
-/// instance.
+/// reference. A call borrows the entry unretained, as retains and releases are atomic
+/// operations (figures in the Performance article). Only this thread touches it: a call
+/// made inside a borrow (an observer's read of another instance) that replaces the entry
+/// sets the old one aside until the last borrow ends, rather than release it.
 private final class LastResolved {
   final class Entry {
     let instance: UserDefaults
@@ -189,13 +185,49 @@ private final class LastResolved {
     }
   }
 
+  // Unchecked exclusivity: only this object's own thread touches these (it is reached
+  // through a thread-specific key), and the run-time checks cost more than a borrow.
   /// Unretained: `kept` holds it.
-  private(set) var entry: Unmanaged<Entry>?
-  private var kept: Entry?
+  @exclusivity(unchecked) private var entry: Unmanaged<Entry>?
+  @exclusivity(unchecked) private var kept: Entry?
+  /// Borrows of the entry in progress on this thread.
+  @exclusivity(unchecked) private var borrows = 0
+  /// Entries replaced while a borrow was in progress, released when the last one ends.
+  @exclusivity(unchecked) private var setAside: [Entry] = []
+
+  /// The entry, if it is `instance`'s, to borrow between ``beginBorrow()`` and
+  /// ``endBorrow()``.
+  @inline(__always)
+  func entry(of instance: UserDefaults) -> Unmanaged<Entry>? {
+    guard let entry, entry._withUnsafeGuaranteedRef({ $0.instance === instance }) else {
+      return nil
+    }
+    return entry
+  }
+
+  @inline(__always)
+  func beginBorrow() {
+    borrows += 1
+  }
+
+  @inline(__always)
+  func endBorrow() {
+    borrows -= 1
+    guard borrows == 0, !setAside.isEmpty else { return }
+    // Emptied before the entries go: releasing one may end an instance whose deinit
+    // reads through the library on this thread.
+    let released = setAside
+    setAside = []
+    _ = released
+  }
 
   func remember(_ instance: UserDefaults, _ known: FoundationInstances.Known) {
     let new = Entry(instance, known)
-    (kept, entry) = (new, .passUnretained(new))
+    entry = .passUnretained(new)
+    let replaced = kept
+    kept = new
+    if borrows > 0, let replaced { setAside.append(replaced) }
+    // Otherwise `replaced` goes here, once `entry` and `kept` name the new one.
   }
 
   static func withCurrent<Result>(_ body: (LastResolved) -> Result) -> Result {

@@ -75,10 +75,10 @@ final class FoundationSuite: StoreBackend, FileChangeListener {
   /// Readers are told after the lock is let go: a callback may start a transaction.
   func fileMayHaveChanged() {
     guard let saving else { return }
-    let news = saving.takeChangesOnDisk { [self] in
-      persistentDomain() ?? [:]
-    } apply: {
-      [self] changes in
+    // Read now if they were not: their damage reports run outside the library's locks.
+    if hasSystemFiles { readSystemValues() }
+    let start = { [self] in persistentDomain() ?? [:] }
+    let news = saving.takeChangesOnDisk(start) { [self] changes in
       changes.keys.sorted().map { name in
         store(changes[name]!?.object, forKey: name, trackingPath: nil, origin: .otherProcess)
       }
@@ -177,6 +177,10 @@ final class FoundationSuite: StoreBackend, FileChangeListener {
     return found?.object
   }
 
+  private func readSystemValues() {
+    _ = systemObject(forKey: "")
+  }
+
   /// As ``StoredObject/other(_:)``: sorting it would repeat the read's casts.
   func storedObject(forKey name: String) -> StoredObject? {
     // Not mapped: `Optional.map` copied the object once more.
@@ -222,7 +226,8 @@ final class FoundationSuite: StoreBackend, FileChangeListener {
   private enum Origin {
     /// A write through the library, which the library saves.
     case library
-    /// The file's value, found by an exclusive run (``adoptFileValue(forKey:)``).
+    /// The file's value, found by an exclusive run (``adoptFileValue(forKey:)``); dropped
+    /// when another thread wrote the key during the run (the commit saves that write).
     case runFoundIt
     /// The file's value, written there by another process; dropped when this process
     /// wrote the key since its last save.
@@ -257,14 +262,17 @@ final class FoundationSuite: StoreBackend, FileChangeListener {
     let mayBeSeen: Bool
     switch origin {
     case .library:
-      // Recorded first: while Foundation holds a value the file lacks, the key is
-      // pending, so another process's value of it never replaces this write.
-      saving?.record(name, object)
-      mayBeSeen = store(object, forKey: name)
-    case .runFoundIt:
-      mayBeSeen = store(object, forKey: name)
-    case .otherProcess:
-      guard let saving, let stored = saving.unlessPending(name, { store(object, forKey: name) })
+      // Recorded in one step with the store: while Foundation holds a value the file
+      // lacks, the key is pending, so another process's value never replaces this write,
+      // and a save cannot come between, after which that value could land first.
+      if let saving {
+        mayBeSeen = saving.record(name, object) { setAndRecord(object, forKey: name) }
+      } else {
+        mayBeSeen = setAndRecord(object, forKey: name)
+      }
+    case .runFoundIt, .otherProcess:
+      guard let saving,
+        let stored = saving.unlessPending(name, { setAndRecord(object, forKey: name) })
       else { return .none }
       mayBeSeen = stored
     }
@@ -297,8 +305,9 @@ final class FoundationSuite: StoreBackend, FileChangeListener {
     }
   }
 
+  /// Foundation's `set`, and the record of what readers hold.
   /// - Returns: Whether readers may see a change (``SeenValues/wrote(_:_:)``).
-  private func store(_ object: Any?, forKey name: String) -> Bool {
+  private func setAndRecord(_ object: Any?, forKey name: String) -> Bool {
     if let watcher = notifications.withLock({ $0 }) {
       watcher.libraryWrites(name, object) { storeInFoundation(object, forKey: name) }
     } else {
@@ -382,7 +391,8 @@ extension FoundationSuite {
       /// changed; `nil` until the first save or change on disk (then Foundation's values).
       var fileValues: [String: StoredObject]?
       var fileIdentity: PreferencesFile.Identity?
-      /// Other processes' changes found by a save, for the next look (``takeChangesOnDisk(_:apply:)``).
+      /// Other processes' changes found by a save, for the watch's next look
+      /// (``takeChangesOnDisk(_:apply:)``).
       var outside: [String: StoredObject?] = [:]
 
       /// Notes `found` as the file's values; what differs from the last values noted and
@@ -468,8 +478,10 @@ extension FoundationSuite {
       }
     }
 
-    func record(_ name: String, _ object: Any?) {
-      guard FoundationSaving.isEnabled else { return }
+    /// Records a write of `object` as pending and runs `store`, in one step under the
+    /// lock that ``unlessPending(_:_:)`` takes. - Returns: What `store` returned.
+    func record(_ name: String, _ object: Any?, storing store: () -> Bool) -> Bool {
+      guard FoundationSaving.isEnabled else { return store() }
       guard file != nil else {
         let report = state.withLock { state in
           defer { (state.isProblemReported, state.hasRefusedWrites) = (true, true) }
@@ -478,11 +490,11 @@ extension FoundationSuite {
         if report, let problem {
           DefaultsDiagnostics.report(problem.kind, key: nil, suite: suite, problem.message)
         }
-        return
+        return store()
       }
-      let number = state.withLock { state in
+      let (stored, number) = state.withLock { state in
         state.pending.record(name, object)
-        return state.schedule.requestSave()
+        return (store(), state.schedule.requestSave())
       }
       if let number {
         ExitFlush.install()
@@ -495,6 +507,7 @@ extension FoundationSuite {
             }
           })
       }
+      return stored
     }
 
     /// A save by hand. On failure the keys stay for the next attempt.

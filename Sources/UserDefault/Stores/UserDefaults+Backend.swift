@@ -15,13 +15,15 @@ extension UserDefaults {
   /// - Returns: What `body` returns.
   @inline(__always)
   func withBackend<Result>(_ body: (any StoreBackend) -> Result) -> Result {
-    withBackendTracking { backend, _ in body(backend) }
+    withBackendAndTrackedKeys { backend, _ in body(backend) }
   }
 
   /// ``withBackend(_:)``, with the backend's ``TrackedKeys`` found beside it rather than
   /// asked of it: the read path's call through the protocol retained and released.
   @inline(__always)
-  func withBackendTracking<Result>(_ body: (any StoreBackend, TrackedKeys) -> Result) -> Result {
+  func withBackendAndTrackedKeys<Result>(_ body: (any StoreBackend, TrackedKeys) -> Result)
+    -> Result
+  {
     if type(of: self) == PreferencesStore.self {
       // Cannot fail: the class was compared above; `as?` would hand back a retained store.
       let store = unsafeDowncast(self, to: PreferencesStore.self).fileStore
@@ -34,7 +36,7 @@ extension UserDefaults {
       if isStandard, let chosen = ScopedDefault.current ?? LibraryDefault.shared.standard,
         chosen !== self
       {
-        return chosen.withBackendTracking(body)
+        return chosen.withBackendAndTrackedKeys(body)
       }
       return body(backend, tracking)
     }
@@ -48,7 +50,7 @@ extension UserDefaults {
   /// so every specialised read makes one call here.
   @usableFromInline
   func storedObject(_ name: String, tracking path: TrackedKeys.Path) -> StoredObject? {
-    withBackendTracking { backend, tracking in
+    withBackendAndTrackedKeys { backend, tracking in
       tracking.access(path)
       return backend.storedObject(forKey: name)
     }

@@ -7,16 +7,20 @@ import Testing
 /// its own (as every non-standard instance does on Apple platforms).
 private final class OwnStorageDefaults: UserDefaults {}
 
-/// Storage of its own, and Foundation's lookup reads `others` through the library first.
+/// Storage of its own, and Foundation's lookup reads `others` through the library first,
+/// then looks whether its own backend is still alive.
 private final class ReadingOthersDefaults: UserDefaults {
   var others: [UserDefaults] = []
+  weak var outerBackend: AnyObject?
   private(set) var nestedReads = 0
+  private(set) var outerBackendWasGone = 0
 
   override func object(forKey name: String) -> Any? {
     for other in others {
       _ = other[UserDefaults.Key<Int>(name, default: 0)]
       nestedReads += 1
     }
+    if !others.isEmpty, outerBackend == nil { outerBackendWasGone += 1 }
     return super.object(forKey: name)
   }
 }
@@ -48,19 +52,27 @@ private final class ReadingOthersDefaults: UserDefaults {
     #expect(alive < 256, "\(alive) of 1,000 backends of dropped instances are alive")
   }
 
-  /// A read borrows what the thread's last resolved instance holds, unretained. A read that
-  /// resolves other instances meanwhile (as an observer's read may, inside Foundation's
-  /// lookup on Apple platforms) frees that record; the outer read's backend, which only
-  /// the table and that record hold for an instance with storage of its own, must outlive
-  /// it (the address sanitizer's CI run checks the memory).
+  /// A read borrows, unretained, the thread's record of the last instance resolved and
+  /// the backend it names. A read that resolves other instances meanwhile (as an
+  /// observer's read may, inside Foundation's lookup on Apple platforms) replaces that
+  /// record; the outer read's backend, which only the table and the record hold for an
+  /// instance with storage of its own, must stay alive until the outer read ends.
   @Test func aReadThatResolvesOtherInstancesMeanwhileKeepsItsBackend() {
     Diagnostics.installRecorder()
     let key = UserDefaults.Key<Int>(uniqueKey(), default: 0)
     let defaults = ReadingOthersDefaults(suiteName: uniqueKey())!
-    defaults.others = (0..<2).map { _ in OwnStorageDefaults(suiteName: uniqueKey())! }
+    let others = (0..<2).map { _ in OwnStorageDefaults(suiteName: uniqueKey())! }
     defaults[key] = 7
-    for _ in 0..<100 { #expect(defaults[key] == 7) }
+    defaults.outerBackend = FoundationInstances.backend(of: defaults)
+    for _ in 0..<100 {
+      // Resolved last, so the next read borrows its record.
+      defaults.others = []
+      #expect(defaults[key] == 7)
+      defaults.others = others
+      #expect(defaults[key] == 7)
+    }
     #expect(defaults.nestedReads >= 200)
+    #expect(defaults.outerBackendWasGone == 0)
   }
 
   /// What the freeing is for: memory stays flat, measured in a child process of its own

@@ -45,11 +45,17 @@ struct OutsideChangesTests {
   /// Foundation: the watch stored the keys after letting go of the save lock, so a value of
   /// an older commit landed between two reads of one transaction ("b 3 2"); and after a save
   /// noted another process's value of a key and this process then saved over it, the watch
-  /// brought the noted value in, over the one in the file ("a 3"). The helper holds the
-  /// watch in a callback to make each order happen.
+  /// brought the noted value in, over the one in the file ("a 3"); and a transaction's
+  /// first read of a key put the file's value into Foundation over a write another thread
+  /// made during the run, which the commit then saved ("run 1 after 1 file 2"). The helper
+  /// holds the watch in a callback, or the run's body waits for the other thread, to make
+  /// each order happen.
   @Test(
     "The file watch stores nothing while a transaction runs, nor a value saved over since",
-    arguments: [("watch-during-transaction", "b 3 3\n"), ("saved-over", "a 10\n")])
+    arguments: [
+      ("watch-during-transaction", "b 3 3\n"), ("saved-over", "a 10\n"),
+      ("write-during-run", "run 2 after 2 file 2\n"),
+    ])
   func theWatchBringsOnlyCurrentValues(_ command: String, expected: String) throws {
     let directory = TemporaryDirectory()
     let environment = ["XDG_CONFIG_HOME": directory.path, "HOME": directory.path]
