@@ -656,9 +656,8 @@ case "write-during-run" where arguments.count == 3:
       return t[a]
     }
     _ = FoundationSaving.saveNow()
-    let directory = ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"] ?? "."
-    let file = NSDictionary(contentsOfFile: directory + "/" + arguments[2] + ".plist")
-    print("run \(read) after \(defaults[a]) file \(file?["a"] ?? "none")")
+    let file = fileValues(ofSuite: arguments[2])
+    print("run \(read) after \(defaults[a]) file \(file["a"] ?? "none")")
   } catch {
     print("error \(error)")
     exit(1)
@@ -908,9 +907,20 @@ default:
 /// Writes `values` as the whole file of suite `name` in `XDG_CONFIG_HOME`, replacing it as
 /// another process's save does.
 func writeStraightToFile(_ values: [String: Int], suite name: String) throws {
-  let directory = ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"] ?? "."
   try PropertyListSerialization.data(fromPropertyList: values, format: .binary, options: 0)
-    .write(to: URL(fileURLWithPath: directory + "/" + name + ".plist"), options: .atomic)
+    .write(to: suiteFile(name), options: .atomic)
+}
+
+/// The values the file of suite `name` in `XDG_CONFIG_HOME` holds; none if it cannot be read.
+func fileValues(ofSuite name: String) -> [String: Any] {
+  let data = (try? Data(contentsOf: suiteFile(name))) ?? Data()
+  return (try? PropertyListSerialization.propertyList(from: data, format: nil)) as? [String: Any]
+    ?? [:]
+}
+
+func suiteFile(_ name: String) -> URL {
+  let directory = ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"] ?? "."
+  return URL(fileURLWithPath: directory + "/" + name + ".plist")
 }
 
 /// The object of suite `name` of the kind named: a ``PreferencesStore`` or a Foundation
