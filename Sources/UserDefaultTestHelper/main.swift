@@ -50,9 +50,7 @@ final class Stopwatch: @unchecked Sendable {
 func waitUntilFile(at path: String, holds value: Int, forKey key: String) -> Bool {
   let deadline = ContinuousClock.now + .seconds(20)
   while ContinuousClock.now < deadline {
-    let data = FileManager.default.contents(atPath: path) ?? Data()
-    let values = try? PropertyListSerialization.propertyList(from: data, format: nil)
-    if (values as? [String: Any])?[key] as? Int == value { return true }
+    if fileValues(at: URL(fileURLWithPath: path))[key] as? Int == value { return true }
     usleep(5_000)
   }
   return false
@@ -656,7 +654,7 @@ case "write-during-run" where arguments.count == 3:
       return t[a]
     }
     _ = FoundationSaving.saveNow()
-    let file = fileValues(ofSuite: arguments[2])
+    let file = fileValues(at: suiteFile(arguments[2]))
     print("run \(read) after \(defaults[a]) file \(file["a"] ?? "none")")
   } catch {
     print("error \(error)")
@@ -764,12 +762,8 @@ case "tracked-run" where arguments.count == 3:
   } onChange: {
     fired.increment()
   }
-  let file = URL(
-    fileURLWithPath: ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"]!
-      + "/\(arguments[2]).plist")
-  var values =
-    (try? PropertyListSerialization.propertyList(from: Data(contentsOf: file), format: nil))
-    as? [String: Any] ?? [:]
+  let file = suiteFile(arguments[2])
+  var values = fileValues(at: file)
   values[key.name] = 5
   try! PropertyListSerialization.data(fromPropertyList: values, format: .xml, options: 0)
     .write(to: file, options: .atomic)
@@ -911,13 +905,14 @@ func writeStraightToFile(_ values: [String: Int], suite name: String) throws {
     .write(to: suiteFile(name), options: .atomic)
 }
 
-/// The values the file of suite `name` in `XDG_CONFIG_HOME` holds; none if it cannot be read.
-func fileValues(ofSuite name: String) -> [String: Any] {
-  let data = (try? Data(contentsOf: suiteFile(name))) ?? Data()
+/// The values the property-list file at `file` holds; none if it cannot be read.
+func fileValues(at file: URL) -> [String: Any] {
+  let data = (try? Data(contentsOf: file)) ?? Data()
   return (try? PropertyListSerialization.propertyList(from: data, format: nil)) as? [String: Any]
     ?? [:]
 }
 
+/// The file of suite `name` in `XDG_CONFIG_HOME`.
 func suiteFile(_ name: String) -> URL {
   let directory = ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"] ?? "."
   return URL(fileURLWithPath: directory + "/" + name + ".plist")

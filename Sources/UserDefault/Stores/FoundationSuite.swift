@@ -177,6 +177,8 @@ final class FoundationSuite: StoreBackend, FileChangeListener {
     return found?.object
   }
 
+  /// Reads the system-wide files if they were not: a lookup of the empty name, which no
+  /// key has (``KeyName``).
   private func readSystemValues() {
     _ = systemObject(forKey: "")
   }
