@@ -67,26 +67,32 @@ guard let scratch = ProcessInfo.processInfo.environment[scratchVariable] else {
   #if os(macOS) || os(Linux) || os(Windows)
     let scratch = NSTemporaryDirectory() + "UserDefaultBenchmarks-\(UUID().uuidString)"
     try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: scratch) }
-    for size in Set(sizes + [PeersProtocol.fillerKeys]) {
-      var filler: [String: Any] = [:]
-      for index in 0..<size { filler["filler.\(index)"] = index }
-      let data = try PropertyListSerialization.data(
-        fromPropertyList: filler, format: .xml, options: 0)
-      var suites = ["raw-\(size)", "store-\(size)"]
-      if size == PeersProtocol.fillerKeys { suites.append(PeersProtocol.suiteName) }
-      for suite in suites {
-        _ = FileManager.default.createFile(atPath: scratch + "/\(suite).plist", contents: data)
+    // The status is taken inside a scope of its own and the process exits after it: `exit`
+    // never returns, so a `defer` beside it would leave the directory behind.
+    let status: Int32
+    do {
+      defer { try? FileManager.default.removeItem(atPath: scratch) }
+      for size in Set(sizes + [PeersProtocol.fillerKeys]) {
+        var filler: [String: Any] = [:]
+        for index in 0..<size { filler["filler.\(index)"] = index }
+        let data = try PropertyListSerialization.data(
+          fromPropertyList: filler, format: .xml, options: 0)
+        var suites = ["raw-\(size)", "store-\(size)"]
+        if size == PeersProtocol.fillerKeys { suites.append(PeersProtocol.suiteName) }
+        for suite in suites {
+          _ = FileManager.default.createFile(atPath: scratch + "/\(suite).plist", contents: data)
+        }
       }
+      let child = Process()
+      child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).absoluteURL
+      child.arguments = Array(CommandLine.arguments.dropFirst())
+      child.environment = ProcessInfo.processInfo.environment.merging(
+        [scratchVariable: scratch, "XDG_CONFIG_HOME": scratch, "HOME": scratch]) { $1 }
+      try child.run()
+      child.waitUntilExit()
+      status = child.terminationStatus
     }
-    let child = Process()
-    child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).absoluteURL
-    child.arguments = Array(CommandLine.arguments.dropFirst())
-    child.environment = ProcessInfo.processInfo.environment.merging(
-      [scratchVariable: scratch, "XDG_CONFIG_HOME": scratch, "HOME": scratch]) { $1 }
-    try child.run()
-    child.waitUntilExit()
-    exit(child.terminationStatus)
+    exit(status)
   #else
     // No Process on iOS, tvOS, watchOS and visionOS: the benchmark cannot run itself again.
     print("UserDefaultBenchmarks: not available on this platform")
