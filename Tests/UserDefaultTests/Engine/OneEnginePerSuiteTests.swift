@@ -20,11 +20,10 @@ enum BackendKind: String, CaseIterable, CustomTestStringConvertible {
       return (suite.defaults, UserDefaults(suiteName: suite.name)!, suite)
     case .store:
       Diagnostics.installRecorder()
-      let directory = StoreDirectory()
+      let directory = TemporaryDirectory()
       let name = "OneEngine." + UUID().uuidString
       let first = try! PreferencesStore(suiteName: name, directory: directory.path)
       let second = try! PreferencesStore(suiteName: name, directory: directory.path)
-      directory.stores = [first, second]
       return (first, second, directory)
     case .inMemory:
       Diagnostics.installRecorder()

@@ -126,10 +126,9 @@ struct PropertyListXMLWriterTests {
   }
 
   @Test func aStoreHoldingAnExtremeDateFlushesAndKeepsItsOtherValues() throws {
-    let directory = StoreDirectory()
+    let directory = TemporaryDirectory()
     Diagnostics.installRecorder()
     let store = try PreferencesStore(suiteName: "dates", directory: directory.path)
-    directory.stores.append(store)
     for (index, interval) in Self.extremeDates.enumerated() {
       store.set(Date(timeIntervalSince1970: interval), forKey: "date.\(index)")
     }

@@ -77,11 +77,10 @@ import Testing
   }
 
   @Test func typedWritesReachObserversAndOtherObjects() throws {
-    let directory = StoreDirectory()
+    let directory = TemporaryDirectory()
     let suite = uniqueKey()
     let first = try PreferencesStore(suiteName: suite, directory: directory.path)
     let second = try PreferencesStore(suiteName: suite, directory: directory.path)
-    directory.stores = [first, second]
     let seen = Recorder<Int>()
     let observation = second.observe(UserDefaults.Key<Int>("count", default: 0)) {
       seen.append($0.newValue)

@@ -71,6 +71,24 @@ func uniqueKey(_ label: String = #function) -> String {
 
 /// Runs a built executable of this package and returns its exit status and output.
 struct ChildProcess {
+  /// Whether, as root, nobody (65534) can run what the build made and reach the temporary
+  /// directory: tests that run a child as nobody need both, which a private directory
+  /// (root's home holding the checkout, a `TMPDIR` of mode 700) does not allow.
+  static let nobodyReachesTheBuild: Bool = {
+    guard geteuid() == 0 else { return true }
+    let helper = buildDirectory.appendingPathComponent("UserDefaultTestHelper").path
+    guard
+      let probe = try? SpawnedProcess(
+        URL(fileURLWithPath: "/usr/bin/setpriv"),
+        [
+          "--reuid=65534", "--regid=65534", "--clear-groups", "/bin/sh", "-c",
+          "test -x \"$1\" && test -x \"$2\"", "sh", helper, NSTemporaryDirectory(),
+        ])
+    else { return false }
+    probe.waitUntilExit()
+    return probe.terminationStatus == 0
+  }()
+
   /// Where the package's executables are: `USERDEFAULT_TEST_HELPERS` when set (CI points
   /// it at a release build, so process tests also run optimised code), else the build
   /// directory the test runner lives in.
@@ -135,17 +153,14 @@ final class TemporaryDirectory {
     path = NSTemporaryDirectory() + "UserDefaultTests-" + UUID().uuidString
     try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
   }
-  deinit { try? FileManager.default.removeItem(atPath: path) }
-}
-
-/// A temporary directory of stores: the stores are flushed before the directory goes, so
-/// that no flush pending after the test makes the directory again.
-final class StoreDirectory {
-  let directory = TemporaryDirectory()
-  var stores: [PreferencesStore] = []
-  var path: String { directory.path }
   deinit {
-    for store in stores { try? store.flush() }
+    // A store's save due after the test (a failed save's retry, the exit flush) would make
+    // the directory again, so its writes are dropped before the directory goes.
+    for case let store as FileStore in SuiteRegistry.backends()
+    where store.file?.path.hasPrefix(path + "/") == true {
+      store.discardUnsavedChanges()
+    }
+    try? FileManager.default.removeItem(atPath: path)
   }
 }
 
