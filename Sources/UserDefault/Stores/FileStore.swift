@@ -31,6 +31,8 @@ final class FileStore: StoreBackend {
     /// Live ``PreferencesStore`` objects: the file is polled while any exist.
     var users = 0
     var isPollQueued = false
+    /// Set by ``stopSaving()``: no flush touches the disk again.
+    var hasStoppedSaving = false
 
     /// The change, or `nil` when `object` (`nil` removes) is already stored. One lookup.
     mutating func storeChange(_ object: Any?, forName name: String) -> ChangeHub.Change? {
@@ -262,11 +264,15 @@ final class FileStore: StoreBackend {
 
   var hasUnsavedChanges: Bool { state.withLock { !$0.state.pending.isEmpty } }
 
-  /// Drops the writes not saved yet, then waits for a save already under way. For a test
-  /// that removes the store's directory: a save due later (a failed one's retry, the exit
-  /// flush) would make the directory again, and one with nothing to write makes none.
-  func discardUnsavedChanges() {
-    state.withLock { $0.state.pending.clear(saved: $0.state.pending.snapshot) }
+  /// Stops this store's saves for good: its pending save is forgotten (the values stay in
+  /// memory, unsaved), a save under way finishes first, and no flush touches the disk
+  /// after this returns. For tests only, before they remove the store's directory: a
+  /// retry of a failed save, a reload's save or the exit flush would make it again.
+  func stopSaving() {
+    state.withLock { guarded in
+      guarded.state.hasStoppedSaving = true
+      guarded.state.pending.clear(saved: guarded.state.pending.snapshot)
+    }
     queue.sync {}
   }
 
@@ -308,9 +314,13 @@ final class FileStore: StoreBackend {
   }
 
   private func flushOnQueue(_ file: PreferencesFile) throws(DefaultsError) {
+    let (hasStoppedSaving, hasNothingPending) = state.withLock {
+      ($0.state.hasStoppedSaving, $0.state.pending.isEmpty)
+    }
+    if hasStoppedSaving { return }
     // With nothing to write, no directory or lock file is made (so an exit flush of many
     // unchanged suites makes none); checked first so a flush with writes pays no `stat`.
-    if state.withLock({ $0.state.pending.isEmpty }) {
+    if hasNothingPending {
       if !file.hasDirectory {
         adopt(StoredValues(), identity: nil, format: newFileFormat, flushed: [:])
         return

@@ -261,7 +261,7 @@ struct StoreFaultTests {
   @Test(
     "A file another user's process cannot read (mode 000) is left in place, never written over",
     .enabled(
-      if: ChildProcess.nobodyReachesTheBuild,
+      if: ChildProcess.nobodyCanRun("UserDefaultTestHelper"),
       "as root the child runs as nobody, who cannot reach the build or the temporary directory"
     ))
   func unreadableFileIsLeftInPlace() throws {

@@ -71,23 +71,26 @@ func uniqueKey(_ label: String = #function) -> String {
 
 /// Runs a built executable of this package and returns its exit status and output.
 struct ChildProcess {
-  /// Whether, as root, nobody (65534) can run what the build made and reach the temporary
-  /// directory: tests that run a child as nobody need both, which a private directory
-  /// (root's home holding the checkout, a `TMPDIR` of mode 700) does not allow.
-  static let nobodyReachesTheBuild: Bool = {
+  /// Whether `executable`, one of the package's, runs as nobody (65534) from inside the
+  /// temporary directory when the tests run as root (else: whether it runs at all), for
+  /// tests that run a child as nobody. Not so when the checkout, the toolchain or `TMPDIR`
+  /// lies in a private directory (root's home, a `TMPDIR` of mode 700).
+  static func nobodyCanRun(_ executable: String) -> Bool {
     guard geteuid() == 0 else { return true }
-    let helper = buildDirectory.appendingPathComponent("UserDefaultTestHelper").path
+    let path = buildDirectory.appendingPathComponent(executable).path
+    // Exit status 126 and 127: not executed, or its libraries not loaded.
     guard
       let probe = try? SpawnedProcess(
         URL(fileURLWithPath: "/usr/bin/setpriv"),
         [
           "--reuid=65534", "--regid=65534", "--clear-groups", "/bin/sh", "-c",
-          "test -x \"$1\" && test -x \"$2\"", "sh", helper, NSTemporaryDirectory(),
+          "cd \"$2\" && { \"$1\" help >/dev/null 2>&1; [ $? -lt 126 ]; }", "sh", path,
+          NSTemporaryDirectory(),
         ])
     else { return false }
     probe.waitUntilExit()
     return probe.terminationStatus == 0
-  }()
+  }
 
   /// Where the package's executables are: `USERDEFAULT_TEST_HELPERS` when set (CI points
   /// it at a release build, so process tests also run optimised code), else the build
@@ -154,11 +157,11 @@ final class TemporaryDirectory {
     try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
   }
   deinit {
-    // A store's save due after the test (a failed save's retry, the exit flush) would make
-    // the directory again, so its writes are dropped before the directory goes.
+    // A store's save after the test (a failed save's retry, the exit flush) would make the
+    // directory again, so the stores in it stop saving before it goes.
     for case let store as FileStore in SuiteRegistry.backends()
     where store.file?.path.hasPrefix(path + "/") == true {
-      store.discardUnsavedChanges()
+      store.stopSaving()
     }
     try? FileManager.default.removeItem(atPath: path)
   }

@@ -60,7 +60,7 @@ struct DefaultsToolProcessTests {
   @Test(
     "A write that cannot be saved prints its error once",
     .enabled(
-      if: ChildProcess.nobodyReachesTheBuild,
+      if: ChildProcess.nobodyCanRun("defaults"),
       "as root the tool runs as nobody, who cannot reach the build or the temporary directory"))
   func unsavableWritePrintsOneError() throws {
     let sandbox = Sandbox()
