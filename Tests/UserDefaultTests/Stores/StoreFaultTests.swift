@@ -274,13 +274,7 @@ struct StoreFaultTests {
     // Root reads any file, so as root the child runs as nobody (65534), for whom the
     // file is unreadable; as any other user it runs as itself.
     let helper = ChildProcess.buildDirectory.appendingPathComponent("UserDefaultTestHelper").path
-    let command =
-      geteuid() == 0
-      ? [
-        "/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", helper,
-        "fault-before", "fault",
-      ]
-      : [helper, "fault-before", "fault"]
+    let command = ChildProcess.commandAsNobody([helper, "fault-before", "fault"])
     let errors = Pipe()
     let process = try SpawnedProcess(
       URL(fileURLWithPath: command[0]), Array(command.dropFirst()),

@@ -71,22 +71,27 @@ func uniqueKey(_ label: String = #function) -> String {
 
 /// Runs a built executable of this package and returns its exit status and output.
 struct ChildProcess {
-  /// Whether `executable`, one of the package's, runs as nobody (65534) from inside the
-  /// temporary directory when the tests run as root (else: whether it runs at all), for
-  /// tests that run a child as nobody. Not so when the checkout, the toolchain or `TMPDIR`
-  /// lies in a private directory (root's home, a `TMPDIR` of mode 700).
+  /// The command that runs `arguments` (a path, then its arguments) as nobody (65534)
+  /// when the tests run as root, who reads and writes anything; as itself otherwise.
+  static func commandAsNobody(_ arguments: [String]) -> [String] {
+    guard geteuid() == 0 else { return arguments }
+    return ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] + arguments
+  }
+
+  /// Whether `executable`, one of the package's, runs under ``commandAsNobody(_:)`` from
+  /// inside the temporary directory. Not so as root when the checkout, the toolchain or
+  /// `TMPDIR` lies in a private directory (root's home, a `TMPDIR` of mode 700).
   static func nobodyCanRun(_ executable: String) -> Bool {
     guard geteuid() == 0 else { return true }
     let path = buildDirectory.appendingPathComponent(executable).path
     // Exit status 126 and 127: not executed, or its libraries not loaded.
+    let command = commandAsNobody([
+      "/bin/sh", "-c", "cd \"$2\" && { \"$1\" help >/dev/null 2>&1; [ $? -lt 126 ]; }", "sh",
+      path, NSTemporaryDirectory(),
+    ])
     guard
       let probe = try? SpawnedProcess(
-        URL(fileURLWithPath: "/usr/bin/setpriv"),
-        [
-          "--reuid=65534", "--regid=65534", "--clear-groups", "/bin/sh", "-c",
-          "cd \"$2\" && { \"$1\" help >/dev/null 2>&1; [ $? -lt 126 ]; }", "sh", path,
-          NSTemporaryDirectory(),
-        ])
+        URL(fileURLWithPath: command[0]), Array(command.dropFirst()))
     else { return false }
     probe.waitUntilExit()
     return probe.terminationStatus == 0

@@ -69,10 +69,7 @@ struct DefaultsToolProcessTests {
     // Root writes anywhere, so as root the tool runs as nobody (65534), for whom the
     // directory (under the world-traversable temporary directory) is read-only.
     let tool = ChildProcess.buildDirectory.appendingPathComponent("defaults").path
-    let command =
-      geteuid() == 0
-      ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", tool]
-      : [tool]
+    let command = ChildProcess.commandAsNobody([tool])
     let errors = Pipe()
     let process = try SpawnedProcess(
       URL(fileURLWithPath: command[0]), Array(command.dropFirst()) + ["write", "app", "k", "v"],
