@@ -108,37 +108,42 @@ struct DefaultsAccess: Sendable {
 
   /// Why `object` was not read, and what happens instead. A launch argument's text is
   /// named as such: the coding's own words ("stored JSON is not …") would blame the file.
+  /// `afterwards`: what becomes of the stored value, when it is not left as it is.
   func failureMessage<Value>(
-    _ error: DefaultsError, _ object: Any, _ key: KeyDescriptor<Value>, then: String
+    _ error: DefaultsError, _ object: Any, _ key: KeyDescriptor<Value>, then: String,
+    afterwards: String? = nil
   ) -> String {
+    let fallback = fallbackMessage(object, key, then: then, afterwards: afterwards)
     if case .string(let argument)? = backend.launchArgument(forKey: key.name),
       argument == object as? String
     {
-      return fallbackMessage(object, key, then: then)
+      return fallback
     }
-    return "\(error.message); \(fallbackMessage(object, key, then: then))"
+    return "\(error.message); \(fallback)"
   }
 
   /// Text that reads as the key's type names the `defaults write` flag that fixes it.
   func fallbackMessage<Value>(
-    _ object: Any, _ key: KeyDescriptor<Value>, then: String
+    _ object: Any, _ key: KeyDescriptor<Value>, then: String, afterwards: String? = nil
   ) -> String {
     if backend.launchArgument(forKey: key.name) != nil {
       return "the launch argument -\(key.name) cannot be read as \(Value.self) (see the article "
-        + "\"Where a read looks: the search list\"); \(then), and nothing stored is changed"
+        + "\"Where a read looks: the search list\"); \(then), and "
+        + (afterwards ?? "nothing stored is changed")
     }
-    guard let text = object as? String else { return "\(then), the stored value is left as it is" }
+    let stored = afterwards ?? "the stored value is left as it is"
+    guard let text = object as? String else { return "\(then), \(stored)" }
     for reading in ArgumentText.readings(of: text) where (try? key.bridge.decode(reading)) != nil {
       let flag =
         Value.self is Bool.Type || Value.self is Bool?.Type
         ? "-bool"
         : Value.self is any BinaryFloatingPoint.Type || Value.self is Double?.Type
           || Value.self is Float?.Type ? "-float" : "-int"
-      return "\(then), the stored value is left as it is; it is text, as `defaults write` "
+      return "\(then), \(stored); it is text, as `defaults write` "
         + "stores a value given without a type: write it as `defaults write "
         + "\(suite.name ?? ProcessInfo.processInfo.processName) \(key.name) \(flag) \(text)`"
     }
-    return "\(then), the stored value is left as it is"
+    return "\(then), \(stored)"
   }
 
   /// Not cached: the object may already be an old one.
@@ -147,14 +152,19 @@ struct DefaultsAccess: Sendable {
     return uncachedValue(object, key, then: "observers are given the default instead")
   }
 
-  /// The suite's own `object`, which a launch argument hides from plain reads, for a
-  /// read-modify-write inside an exclusive run. Not cached: plain reads see the argument.
-  func ownValue<Value>(_ object: Any, _ key: KeyDescriptor<Value>) -> Value? {
-    uncachedValue(object, key, then: "the update starts from the default instead")
+  /// What a transaction reads: the suite's own `object` (which a launch argument hides
+  /// from plain reads) or what a plain read finds. Not cached: a transaction is not a hot
+  /// path. A value it cannot read is reported as what follows: the transaction starts
+  /// from the default, and a write of the key in it (an `update` always writes) replaces
+  /// the stored value.
+  func transactionValue<Value>(_ object: Any, _ key: KeyDescriptor<Value>) -> Value? {
+    uncachedValue(
+      object, key, then: "the transaction starts from the default instead",
+      afterwards: "a write of the key in the transaction replaces the stored value")
   }
 
   private func uncachedValue<Value>(
-    _ object: Any, _ key: KeyDescriptor<Value>, then fallback: String
+    _ object: Any, _ key: KeyDescriptor<Value>, then fallback: String, afterwards: String? = nil
   ) -> Value? {
     do {
       return try key.bridge.decode(object)
@@ -162,7 +172,7 @@ struct DefaultsAccess: Sendable {
       if let argument = argumentReading(object, key, failure: error) { return argument }
       DefaultsDiagnostics.report(
         error.kind, key: key.name, suite: suite.name,
-        failureMessage(error, object, key, then: fallback))
+        failureMessage(error, object, key, then: fallback, afterwards: afterwards))
       return nil
     }
   }

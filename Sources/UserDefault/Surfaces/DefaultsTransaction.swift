@@ -45,12 +45,14 @@ public final class DefaultsTransaction {
         return value
       }
       if isOpen, adopted.insert(key.name).inserted { backend.adoptFileValue(forKey: key.name) }
-      if backend.launchArgument(forKey: key.name) != nil,
-        let own = backend.ownObject(forKey: key.name)
-      {
-        return defaults.access.ownValue(own, key.descriptor) ?? key.defaultValue
+      let own =
+        backend.launchArgument(forKey: key.name) != nil
+        ? backend.ownObject(forKey: key.name) : nil
+      // Not a plain read, whose report would say that the stored value is left as it is.
+      guard let found = own ?? backend.storedObject(forKey: key.name)?.object else {
+        return key.defaultValue
       }
-      return defaults[key]
+      return defaults.access.transactionValue(found, key.descriptor) ?? key.defaultValue
     }
     set {
       record(newValue, for: key.descriptor)

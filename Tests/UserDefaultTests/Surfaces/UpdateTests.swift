@@ -176,6 +176,29 @@ struct UpdateTests {
     withExtendedLifetime(keepAlive) {}
   }
 
+  /// A new user's `defaults write MyApp launchCount many` before the README's counter: the
+  /// update starts from the default and its write replaces the text, so the report must
+  /// not say, as a plain read's does, that the stored value is left as it is.
+  @Test(
+    "a value an update cannot read is reported as replaced by its write",
+    arguments: BackendKind.allCases)
+  func unreadableValueIsReportedAsReplaced(_ kind: BackendKind) throws {
+    let (a, b, keepAlive) = kind.makeSuite()
+    let name = uniqueKey()
+    let count = UserDefaults.Key<Int>(name, default: 0)
+    a.set("many", forKey: name)
+    #expect(try a.update(count) { $0 += 1 } == 1)
+    #expect(b[count] == 1)
+    let messages = Diagnostics.events(forKey: name).map(\.message)
+    #expect(messages.count == 1)
+    #expect(
+      messages.first?.hasSuffix(
+        "the transaction starts from the default instead, a write of the key in the "
+          + "transaction replaces the stored value") == true, "\(messages)")
+    #expect(!messages.contains { $0.contains("left as it is") })
+    withExtendedLifetime(keepAlive) {}
+  }
+
   @Test("8 threads × 250 updates in one process count to 2,000", arguments: BackendKind.allCases)
   func threadsCountExactly(_ kind: BackendKind) throws {
     let (a, b, keepAlive) = kind.makeSuite()
