@@ -108,12 +108,15 @@ struct DefaultsAccess: Sendable {
 
   /// Why `object` was not read, and what happens instead. A launch argument's text is
   /// named as such: the coding's own words ("stored JSON is not …") would blame the file.
-  /// `afterwards`: what becomes of the stored value, when it is not left as it is.
+  /// `afterwards`: what becomes of the stored value, when it is not left as it is;
+  /// `isArgument`: whether `object` is the key's launch argument, when not every object
+  /// read under one is (a transaction reads the suite's own value).
   func failureMessage<Value>(
     _ error: DefaultsError, _ object: Any, _ key: KeyDescriptor<Value>, then: String,
-    afterwards: String? = nil
+    afterwards: String? = nil, isArgument: Bool? = nil
   ) -> String {
-    let fallback = fallbackMessage(object, key, then: then, afterwards: afterwards)
+    let fallback = fallbackMessage(
+      object, key, then: then, afterwards: afterwards, isArgument: isArgument)
     if case .string(let argument)? = backend.launchArgument(forKey: key.name),
       argument == object as? String
     {
@@ -124,9 +127,10 @@ struct DefaultsAccess: Sendable {
 
   /// Text that reads as the key's type names the `defaults write` flag that fixes it.
   func fallbackMessage<Value>(
-    _ object: Any, _ key: KeyDescriptor<Value>, then: String, afterwards: String? = nil
+    _ object: Any, _ key: KeyDescriptor<Value>, then: String, afterwards: String? = nil,
+    isArgument: Bool? = nil
   ) -> String {
-    if backend.launchArgument(forKey: key.name) != nil {
+    if isArgument ?? (backend.launchArgument(forKey: key.name) != nil) {
       return "the launch argument -\(key.name) cannot be read as \(Value.self) (see the article "
         + "\"Where a read looks: the search list\"); \(then), and "
         + (afterwards ?? "nothing stored is changed")
@@ -149,30 +153,45 @@ struct DefaultsAccess: Sendable {
   /// Not cached: the object may already be an old one.
   func observedValue<Value>(_ object: Any?, _ key: KeyDescriptor<Value>) -> Value? {
     guard let object else { return nil }
-    return uncachedValue(object, key, then: "observers are given the default instead")
+    return uncachedValue(object, key) { error in
+      failureMessage(error, object, key, then: "observers are given the default instead")
+    }
   }
 
-  /// What a transaction reads: the suite's own `object` (which a launch argument hides
-  /// from plain reads) or what a plain read finds. Not cached: a transaction is not a hot
-  /// path. A value it cannot read is reported as what follows: the transaction starts
-  /// from the default, and a write of the key in it (an `update` always writes) replaces
-  /// the stored value.
-  func transactionValue<Value>(_ object: Any, _ key: KeyDescriptor<Value>) -> Value? {
-    uncachedValue(
-      object, key, then: "the transaction starts from the default instead",
-      afterwards: "a write of the key in the transaction replaces the stored value")
+  /// What a transaction reads: the suite's own `object` (`isOwn`: taken from the suite's
+  /// own domain, under a launch argument that hides it from plain reads) or what a plain
+  /// read finds. Not cached: a transaction is not a hot path. A value it cannot read is
+  /// reported as what follows: the transaction starts from the default, and a write of
+  /// the key in it (an `update` always writes) replaces the suite's own value, or is
+  /// stored over a lower one, which stays where it is.
+  func transactionValue<Value>(
+    _ object: Any, _ key: KeyDescriptor<Value>, isOwn: Bool
+  ) -> Value? {
+    uncachedValue(object, key) { error in
+      // Without an own value under a launch argument, what was read is the argument.
+      let isArgument = !isOwn && backend.launchArgument(forKey: key.name) != nil
+      let afterwards =
+        isArgument
+        ? "a write of the key in the transaction is stored, and the launch argument still "
+          + "hides it from plain reads"
+        : isOwn || backend.ownObject(forKey: key.name) != nil
+          ? "a write of the key in the transaction replaces the stored value"
+          : "a write of the key in the transaction stores the suite's own value over it"
+      return failureMessage(
+        error, object, key, then: "the transaction starts from the default instead",
+        afterwards: afterwards, isArgument: isArgument)
+    }
   }
 
+  /// `message`: the report of a value that cannot be read, made only then.
   private func uncachedValue<Value>(
-    _ object: Any, _ key: KeyDescriptor<Value>, then fallback: String, afterwards: String? = nil
+    _ object: Any, _ key: KeyDescriptor<Value>, report message: (DefaultsError) -> String
   ) -> Value? {
     do {
       return try key.bridge.decode(object)
     } catch {
       if let argument = argumentReading(object, key, failure: error) { return argument }
-      DefaultsDiagnostics.report(
-        error.kind, key: key.name, suite: suite.name,
-        failureMessage(error, object, key, then: fallback, afterwards: afterwards))
+      DefaultsDiagnostics.report(error.kind, key: key.name, suite: suite.name, message(error))
       return nil
     }
   }

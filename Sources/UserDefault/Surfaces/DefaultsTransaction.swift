@@ -45,14 +45,15 @@ public final class DefaultsTransaction {
         return value
       }
       if isOpen, adopted.insert(key.name).inserted { backend.adoptFileValue(forKey: key.name) }
+      // Looked up as a plain read looks, telling the Observation framework; decoded apart
+      // from it, whose report would say that the stored value is left as it is.
+      let found = defaults.storedObject(key.name, tracking: key.descriptor.trackingPath)?.object
       let own =
         backend.launchArgument(forKey: key.name) != nil
         ? backend.ownObject(forKey: key.name) : nil
-      // Not a plain read, whose report would say that the stored value is left as it is.
-      guard let found = own ?? backend.storedObject(forKey: key.name)?.object else {
-        return key.defaultValue
-      }
-      return defaults.access.transactionValue(found, key.descriptor) ?? key.defaultValue
+      guard let object = own ?? found else { return key.defaultValue }
+      return defaults.access.transactionValue(object, key.descriptor, isOwn: own != nil)
+        ?? key.defaultValue
     }
     set {
       record(newValue, for: key.descriptor)

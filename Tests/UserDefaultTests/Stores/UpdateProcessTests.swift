@@ -54,6 +54,47 @@ struct UpdateProcessTests {
     #expect(values["other"] as? String == (stored == nil ? nil : "kept"))
   }
 
+  /// Under a launch argument an update reads the suite's own value: when that cannot be
+  /// read, the report blames it, not the argument; when nothing is stored and the argument
+  /// cannot be read, the report says the write is stored and still hidden by it.
+  @Test(
+    "An update under a launch argument reports what it could not read: the stored value or the argument",
+    arguments: ["store", "foundation"].flatMap { kind in
+      [(kind, "many", "5"), (kind, nil, "many")]
+    })
+  func unreadableValueUnderALaunchArgument(_ kind: String, stored: String?, argument: String)
+    throws
+  {
+    let directory = TemporaryDirectory()
+    let environment = ["XDG_CONFIG_HOME": directory.path, "HOME": directory.path]
+    if let stored {
+      let file = try PropertyListSerialization.data(
+        fromPropertyList: ["counter": stored], format: .xml, options: 0)
+      try file.write(to: URL(fileURLWithPath: directory.path + "/argued.plist"))
+    }
+    let (status, output, error) = try ChildProcess.run(
+      "UserDefaultTestHelper",
+      ["update-under-argument", kind, "argued", "update", "-counter", argument],
+      environment: environment)
+    #expect(status == 0, "\(output)\(error)")
+    // Written: the default plus one; read afterwards: the argument, or the default when
+    // the argument cannot be read either.
+    #expect(output == (stored == nil ? "1 0\n" : "1 5\n"), "\(error)")
+    let report = error.split(separator: "\n").first { $0.contains("transaction") }
+    if stored == nil {
+      #expect(report?.contains("the launch argument -counter cannot be read as Int") == true)
+      #expect(
+        report?.hasSuffix(
+          "is stored, and the launch argument still hides it from plain reads") == true,
+        "\(error)")
+    } else {
+      #expect(report?.contains("launch argument") == false, "\(error)")
+      #expect(
+        report?.hasSuffix("a write of the key in the transaction replaces the stored value")
+          == true, "\(error)")
+    }
+  }
+
   @Test(
     "3 processes × 300 two-key transactions: a reader of the file never sees one key without the other",
     arguments: ["store", "foundation"])

@@ -1,4 +1,5 @@
 import Foundation
+import Observation
 import Testing
 
 @testable import UserDefault
@@ -176,26 +177,62 @@ struct UpdateTests {
     withExtendedLifetime(keepAlive) {}
   }
 
-  /// A new user's `defaults write MyApp launchCount many` before the README's counter: the
-  /// update starts from the default and its write replaces the text, so the report must
-  /// not say, as a plain read's does, that the stored value is left as it is.
+  /// Where a value an update cannot read comes from: the suite's own (a new user's
+  /// `defaults write MyApp launchCount many` before the README's counter), or registered,
+  /// which is not the suite's own and is there again once the key is removed.
+  enum Planted: String, CaseIterable, CustomTestStringConvertible {
+    case own, registered
+    var testDescription: String { rawValue }
+  }
+
+  /// A plain read's report says the stored value is left as it is; an update's write
+  /// replaces it, or is stored over it.
   @Test(
-    "a value an update cannot read is reported as replaced by its write",
-    arguments: BackendKind.allCases)
-  func unreadableValueIsReportedAsReplaced(_ kind: BackendKind) throws {
+    "a value an update cannot read is reported as what its write does to it",
+    arguments: BackendKind.allCases, Planted.allCases)
+  func unreadableValueIsReportedAsWhatTheWriteDoes(_ kind: BackendKind, _ planted: Planted)
+    throws
+  {
     let (a, b, keepAlive) = kind.makeSuite()
     let name = uniqueKey()
     let count = UserDefaults.Key<Int>(name, default: 0)
-    a.set("many", forKey: name)
+    switch planted {
+    case .own: a.set("many", forKey: name)
+    case .registered: a.register(defaults: [name: "many"])
+    }
     #expect(try a.update(count) { $0 += 1 } == 1)
     #expect(b[count] == 1)
     let messages = Diagnostics.events(forKey: name).map(\.message)
     #expect(messages.count == 1)
+    let consequence =
+      planted == .own
+      ? "a write of the key in the transaction replaces the stored value"
+      : "a write of the key in the transaction stores the suite's own value over it"
     #expect(
       messages.first?.hasSuffix(
-        "the transaction starts from the default instead, a write of the key in the "
-          + "transaction replaces the stored value") == true, "\(messages)")
+        "the transaction starts from the default instead, " + consequence) == true,
+      "\(messages)")
     #expect(!messages.contains { $0.contains("left as it is") })
+    a.removeObject(forKey: name)
+    #expect(a.string(forKey: name) == (planted == .own ? nil : "many"))
+    withExtendedLifetime(keepAlive) {}
+  }
+
+  @Test(
+    "a key a transaction read is tracked by the Observation framework, as a plain read's is",
+    arguments: BackendKind.allCases)
+  func transactionReadsAreTracked(_ kind: BackendKind) throws {
+    let (a, b, keepAlive) = kind.makeSuite()
+    let count = UserDefaults.Key<Int>(uniqueKey(), default: 0)
+    let fired = Counter()
+    let read = withObservationTracking {
+      (try? a.transaction { t in t[count] }) ?? -1
+    } onChange: {
+      fired.increment()
+    }
+    #expect(read == 0)
+    b[count] = 5
+    #expect(fired.value == 1)
     withExtendedLifetime(keepAlive) {}
   }
 
