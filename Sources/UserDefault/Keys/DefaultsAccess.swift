@@ -117,7 +117,7 @@ struct DefaultsAccess: Sendable {
   ) -> String {
     let fallback = fallbackMessage(
       object, key, then: then, afterwards: afterwards, isArgument: isArgument)
-    if case .string(let argument)? = backend.launchArgument(forKey: key.name),
+    if isArgument != false, case .string(let argument)? = backend.launchArgument(forKey: key.name),
       argument == object as? String
     {
       return fallback
@@ -162,8 +162,9 @@ struct DefaultsAccess: Sendable {
   /// own domain, under a launch argument that hides it from plain reads) or what a plain
   /// read finds. Not cached: a transaction is not a hot path. A value it cannot read is
   /// reported as what follows: the transaction starts from the default, and a write of
-  /// the key in it (an `update` always writes) replaces the suite's own value, or is
-  /// stored over a lower one, which stays where it is.
+  /// the key in it (an `update` always writes) replaces the suite's own value, is stored
+  /// over a lower one, which stays where it is, or, under a launch argument, is stored and
+  /// still hidden by it from plain reads.
   func transactionValue<Value>(
     _ object: Any, _ key: KeyDescriptor<Value>, isOwn: Bool
   ) -> Value? {

@@ -45,15 +45,18 @@ public final class DefaultsTransaction {
         return value
       }
       if isOpen, adopted.insert(key.name).inserted { backend.adoptFileValue(forKey: key.name) }
-      // Looked up as a plain read looks, telling the Observation framework; decoded apart
-      // from it, whose report would say that the stored value is left as it is.
-      let found = defaults.storedObject(key.name, tracking: key.descriptor.trackingPath)?.object
+      // From the backend the run locked (a task's scoped default cannot stand in for it
+      // here), telling the Observation framework as a plain read does; decoded apart from
+      // a plain read, whose report would say that the stored value is left as it is.
+      backend.context.hub.tracking.access(key.descriptor.trackingPath)
       let own =
         backend.launchArgument(forKey: key.name) != nil
         ? backend.ownObject(forKey: key.name) : nil
-      guard let object = own ?? found else { return key.defaultValue }
-      return defaults.access.transactionValue(object, key.descriptor, isOwn: own != nil)
-        ?? key.defaultValue
+      guard let object = own ?? backend.storedObject(forKey: key.name)?.object else {
+        return key.defaultValue
+      }
+      return DefaultsAccess(backend: backend).transactionValue(
+        object, key.descriptor, isOwn: own != nil) ?? key.defaultValue
     }
     set {
       record(newValue, for: key.descriptor)

@@ -14,6 +14,10 @@ struct BadInputTests {
     #expect(defaults[key] == 7)
     #expect(defaults[key] == 7)
     #expect(suite.diagnostics.map(\.kind) == [.wrongType], "reported once per stored value")
+    #expect(
+      suite.diagnostics.first?.message
+        == "expected Int, found String not a number; reading the default instead, the stored "
+        + "value is left as it is")
     #expect(defaults.string(forKey: "count") == "not a number")
     #expect(defaults.string(forKey: "other") == "kept")
   }

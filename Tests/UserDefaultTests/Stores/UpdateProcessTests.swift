@@ -55,12 +55,13 @@ struct UpdateProcessTests {
   }
 
   /// Under a launch argument an update reads the suite's own value: when that cannot be
-  /// read, the report blames it, not the argument; when nothing is stored and the argument
-  /// cannot be read, the report says the write is stored and still hidden by it.
+  /// read, the report blames it, not the argument, and keeps its cause even when it reads
+  /// as the argument's text; when nothing is stored and the argument cannot be read, the
+  /// report says the write is stored and still hidden by it.
   @Test(
     "An update under a launch argument reports what it could not read: the stored value or the argument",
     arguments: ["store", "foundation"].flatMap { kind in
-      [(kind, "many", "5"), (kind, nil, "many")]
+      [(kind, "many", "5"), (kind, "many", "many"), (kind, nil, "many")]
     })
   func unreadableValueUnderALaunchArgument(_ kind: String, stored: String?, argument: String)
     throws
@@ -79,7 +80,9 @@ struct UpdateProcessTests {
     #expect(status == 0, "\(output)\(error)")
     // Written: the default plus one; read afterwards: the argument, or the default when
     // the argument cannot be read either.
-    #expect(output == (stored == nil ? "1 0\n" : "1 5\n"), "\(error)")
+    #expect(output == (argument == "5" ? "1 5\n" : "1 0\n"), "\(error)")
+    let values = try PropertyListFile.values(at: directory.path + "/argued.plist")
+    #expect(values["counter"] as? Int == 1, "the write is stored in either case")
     let report = error.split(separator: "\n").first { $0.contains("transaction") }
     if stored == nil {
       #expect(report?.contains("the launch argument -counter cannot be read as Int") == true)
@@ -89,6 +92,7 @@ struct UpdateProcessTests {
         "\(error)")
     } else {
       #expect(report?.contains("launch argument") == false, "\(error)")
+      #expect(report?.contains("expected Int, found String many; ") == true, "\(error)")
       #expect(
         report?.hasSuffix("a write of the key in the transaction replaces the stored value")
           == true, "\(error)")

@@ -218,6 +218,25 @@ struct UpdateTests {
     withExtendedLifetime(keepAlive) {}
   }
 
+  /// The standard suite gives way to a task's scoped default, chosen when the transaction
+  /// starts: a scope opened inside its body must not make it read one suite and write
+  /// another.
+  @Test("a transaction reads the suite it locked, whatever scope its body opens")
+  func transactionReadsTheSuiteItLocked() throws {
+    let locked = PreferencesStore.inMemory(suiteName: "locked")
+    let other = PreferencesStore.inMemory(suiteName: "other")
+    let count = UserDefaults.Key<Int>(uniqueKey(), default: 0)
+    locked[count] = 7
+    other[count] = 100
+    try UserDefaults.withDefault(locked) {
+      try UserDefaults.standard.transaction { t in
+        UserDefaults.withDefault(other) { t[count] += 1 }
+      }
+    }
+    #expect(locked[count] == 8)
+    #expect(other[count] == 100)
+  }
+
   @Test(
     "a key a transaction read is tracked by the Observation framework, as a plain read's is",
     arguments: BackendKind.allCases)
