@@ -6,12 +6,13 @@ import PropertyListCodec
 protocol StoreBackend: AnyObject, Sendable {
   var context: SuiteContext { get }
 
-  /// Registered defaults included. Cost: one lookup.
-  func object(forKey name: String) -> Any?
+  /// Registered defaults included; `number`: the name's ``KeyIdentity/number``. Cost: one
+  /// lookup.
+  func object(forKey name: String, number: Int) -> Any?
 
   /// Every typed read's path; a store holding ``StoredObject``s hands them out as they
   /// are, so a scalar read makes no cast from `Any`.
-  func storedObject(forKey name: String) -> StoredObject?
+  func storedObject(forKey name: String, number: Int) -> StoredObject?
 
   /// For a typed read to convert its text. Cost: a flag, else a lock and a lookup.
   func launchArgument(forKey name: String) -> StoredObject?
@@ -22,11 +23,12 @@ protocol StoreBackend: AnyObject, Sendable {
   /// instance outside a run, a copy of the suite's domain.
   func ownObject(forKey name: String) -> Any?
 
-  /// A checked property list (`nil` removes); an equal value of the same type changes nothing.
-  func update(_ name: String, to object: Any?, trackingPath: TrackedKeys.Path?)
+  /// A checked property list (`nil` removes); an equal value of the same type changes
+  /// nothing. `identity`: the name's, when the writer has it at hand.
+  func update(_ name: String, to object: Any?, identity: KeyIdentity?)
 
   /// A backend holding its values makes them visible together.
-  func update(_ writes: [(name: String, object: Any?, trackingPath: TrackedKeys.Path?)])
+  func update(_ writes: [(name: String, object: Any?, identity: KeyIdentity?)])
 
   /// Holds off the suite's other runs (other processes' too, for a file); `commit` makes
   /// changes durable without letting go. Not reentrant: callers go through
@@ -49,15 +51,21 @@ protocol StoreBackend: AnyObject, Sendable {
 }
 
 extension StoreBackend {
+  /// ``object(forKey:number:)`` for a name read without a key at hand (migrations, the
+  /// `UserDefaults` overrides). Cost: one more lock and lookup, for the name's identity.
+  func object(forKey name: String) -> Any? {
+    object(forKey: name, number: KeyIdentity.of(name).number)
+  }
+
   /// The one untyped write; `nil` (or an empty optional) removes. Cost: a walk of the value.
   /// - Throws: ``DefaultsError``, writing nothing, for a non-property-list or invalid name.
   func storeObject(_ value: Any?, forName name: String) throws(DefaultsError) {
     if let problem = KeyName.problem(with: name) { throw DefaultsError(.invalidKey, problem) }
     guard let value, let unwrapped = PropertyListObject.unwrapped(value) else {
-      update(name, to: nil, trackingPath: nil)
+      update(name, to: nil, identity: nil)
       return
     }
-    update(name, to: try PropertyListObject.validated(unwrapped), trackingPath: nil)
+    update(name, to: try PropertyListObject.validated(unwrapped), identity: nil)
   }
 
   func storeReportingErrors(_ value: Any?, forName name: String) {

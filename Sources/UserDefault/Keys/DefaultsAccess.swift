@@ -27,7 +27,7 @@ struct DefaultsAccess: Sendable {
   /// For a key whose decode is not cheap.
   @inlinable
   func readThroughCache<Value>(_ key: KeyDescriptor<Value>) -> Value? {
-    switch probe(key.name, key.trackingPath, key.bridge.token) {
+    switch probe(key.name, key.identity, key.bridge.token) {
     case .hit(let entry): return (entry as? DecodedValueCache.Decoded<Value>)?.value
     case .absent: return nil
     case .miss(let object, let generation):
@@ -41,16 +41,20 @@ struct DefaultsAccess: Sendable {
   }
 
   @usableFromInline
-  func probe(_ name: String, _ path: TrackedKeys.Path, _ token: BridgeToken) -> CacheProbe {
+  func probe(_ name: String, _ identity: KeyIdentity, _ token: BridgeToken) -> CacheProbe {
     let suite = self.suite
-    suite.hub.tracking.access(path)
+    suite.hub.tracking.access(identity.path)
     if suite.seesEveryWrite {
       let (entry, generation) = suite.cache.trustedLookup(name, token: token)
       if let entry { return .hit(entry) }
-      guard let object = backend.object(forKey: name) else { return .absent }
+      guard let object = backend.object(forKey: name, number: identity.number) else {
+        return .absent
+      }
       return .miss(object, generation: generation)
     }
-    guard let object = backend.object(forKey: name) else { return .absent }
+    guard let object = backend.object(forKey: name, number: identity.number) else {
+      return .absent
+    }
     if let entry = suite.cache.lookup(name, token: token, object: object) { return .hit(entry) }
     return .miss(object, generation: nil)
   }
@@ -204,8 +208,9 @@ struct DefaultsAccess: Sendable {
 
   /// Registered defaults included.
   func hasStoredValue(_ name: String) -> Bool {
-    suite.hub.tracking.access(TrackedKeys.path(for: name))
-    return backend.object(forKey: name) != nil
+    let identity = KeyIdentity.of(name)
+    suite.hub.tracking.access(identity.path)
+    return backend.object(forKey: name, number: identity.number) != nil
   }
 
   // MARK: Writing
@@ -221,8 +226,8 @@ struct DefaultsAccess: Sendable {
       return reportUnwritable(error, name: key.name)
     }
     // Compared with `nil`: unwrapping would copy an object this path only passes along.
-    if object == nil { return remove(key.name) }
-    set(object, forName: key.name, trackingPath: key.trackingPath)
+    if object == nil { return remove(key.name, identity: key.identity) }
+    set(object, forName: key.name, identity: key.identity)
   }
 
   @usableFromInline
@@ -236,14 +241,14 @@ struct DefaultsAccess: Sendable {
   }
 
   @usableFromInline
-  func remove(_ name: String) {
-    backend.update(name, to: nil, trackingPath: nil)
+  func remove(_ name: String, identity: KeyIdentity? = nil) {
+    backend.update(name, to: nil, identity: identity)
   }
 
   /// `object` is never `nil` here (``remove(_:)`` removes).
   @usableFromInline
-  func set(_ object: Any?, forName name: String, trackingPath: TrackedKeys.Path?) {
-    backend.update(name, to: object, trackingPath: trackingPath)
+  func set(_ object: Any?, forName name: String, identity: KeyIdentity?) {
+    backend.update(name, to: object, identity: identity)
   }
 }
 
@@ -258,13 +263,13 @@ extension UserDefaults {
   func read<Value>(_ key: KeyDescriptor<Value>) -> Value? {
     guard key.bridge.decodesCheaply else { return access.readThroughCache(key) }
     guard key.bridge.storesValueItself else {
-      guard let stored = storedObject(key.name, tracking: key.trackingPath) else { return nil }
+      guard let stored = storedObject(key.name, identity: key.identity) else { return nil }
       return access.decode(stored.object, key, generation: nil)
     }
     // Consumed: keeping it for the rare decode would cost every read a retain.
-    guard let stored = storedObject(key.name, tracking: key.trackingPath) else { return nil }
+    guard let stored = storedObject(key.name, identity: key.identity) else { return nil }
     if let value = (consume stored).value(as: Value.self) { return value }
-    guard let other = storedObject(key.name, tracking: key.trackingPath) else { return nil }
+    guard let other = storedObject(key.name, identity: key.identity) else { return nil }
     return access.decode(other.object, key, generation: nil)
   }
 

@@ -7,16 +7,20 @@ struct KeyDescriptor<Value> {
   @usableFromInline let defaultValue: DefaultValue<Value>
   /// Whether the name can be stored; an invalid key refuses writes (see ``KeyName``).
   @usableFromInline let isValidName: Bool
-  /// The key path that stands for this name in the Observation framework, looked up once.
-  @usableFromInline let trackingPath: TrackedKeys.Path
+  /// The name's key path in the Observation framework and number, looked up once.
+  @usableFromInline let identity: KeyIdentity
 
   init(name: String, bridge: ValueBridge<Value>, defaultValue: DefaultValue<Value>) {
     self.name = name
     self.bridge = bridge
     self.defaultValue = defaultValue
     self.isValidName = KeyName.problem(with: name) == nil
-    self.trackingPath = TrackedKeys.path(for: name)
+    self.identity = KeyIdentity.of(name)
   }
+
+  /// The key path that stands for this name in the Observation framework.
+  @inlinable
+  var trackingPath: TrackedKeys.Path { identity.path }
 
   /// What `value` is stored as (`nil` removes): the check and coding of every typed write.
   /// - Throws: `.invalidKey` for a name no file can hold, else what the bridge throws.

@@ -130,8 +130,17 @@ final class FileStore: StoreBackend {
 
   // MARK: Reading
 
+  /// `number` is not used: the store looks names up in its own index.
+  func object(forKey name: String, number _: Int) -> Any? {
+    object(forKey: name)
+  }
+
   func object(forKey name: String) -> Any? {
     storedObject(forKey: name)?.object
+  }
+
+  func storedObject(forKey name: String, number _: Int) -> StoredObject? {
+    storedObject(forKey: name)
   }
 
   func storedObject(forKey name: String) -> StoredObject? {
@@ -197,16 +206,16 @@ final class FileStore: StoreBackend {
 
   // MARK: Writing
 
-  func update(_ name: String, to object: Any?, trackingPath: TrackedKeys.Path?) {
-    update(CollectionOfOne((name, object, trackingPath)))
+  func update(_ name: String, to object: Any?, identity: KeyIdentity?) {
+    update(CollectionOfOne((name, object, identity?.path)))
   }
 
   func update(_ changes: [String: Any?]) {
     update(changes.lazy.map { ($0.key, $0.value, nil) })
   }
 
-  func update(_ writes: [(name: String, object: Any?, trackingPath: TrackedKeys.Path?)]) {
-    update(writes.lazy.map { ($0.name, $0.object, $0.trackingPath) })
+  func update(_ writes: [(name: String, object: Any?, identity: KeyIdentity?)]) {
+    update(writes.lazy.map { ($0.name, $0.object, $0.identity?.path) })
   }
 
   private func update<Changes: Collection<(String, Any?, TrackedKeys.Path?)>>(_ changes: Changes) {

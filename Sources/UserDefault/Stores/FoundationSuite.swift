@@ -80,7 +80,7 @@ final class FoundationSuite: StoreBackend, FileChangeListener {
     let start = { [self] in persistentDomain() ?? [:] }
     let news = saving.takeChangesOnDisk(start) { [self] changes in
       changes.keys.sorted().map { name in
-        store(changes[name]!?.object, forKey: name, trackingPath: nil, origin: .otherProcess)
+        store(changes[name]!?.object, forKey: name, identity: nil, origin: .otherProcess)
       }
     }
     for item in news { tell(item) }
@@ -134,11 +134,11 @@ final class FoundationSuite: StoreBackend, FileChangeListener {
   /// a SwiftUI body or `withObservationTracking` must redraw on them, and Observation does
   /// not say whether a read is tracked, so every key the library reads is watched from its
   /// first read, once per key and suite. On Linux the file watch covers a saved suite.
-  func object(forKey name: String) -> Any? {
+  func object(forKey name: String, number: Int) -> Any? {
     #if canImport(ObjectiveC)
-      seen.read(name, firstRead: { self.watchOutsideChanges(of: [name]) }, { lookUp(name) })
+      seen.read(number, firstRead: { self.watchOutsideChanges(of: [name]) }, { lookUp(name) })
     #else
-      seen.read(name) { lookUp(name) }
+      seen.read(number) { lookUp(name) }
     #endif
   }
 
@@ -184,9 +184,9 @@ final class FoundationSuite: StoreBackend, FileChangeListener {
   }
 
   /// As ``StoredObject/other(_:)``: sorting it would repeat the read's casts.
-  func storedObject(forKey name: String) -> StoredObject? {
+  func storedObject(forKey name: String, number: Int) -> StoredObject? {
     // Not mapped: `Optional.map` copied the object once more.
-    guard let object = object(forKey: name) else { return nil }
+    guard let object = object(forKey: name, number: number) else { return nil }
     return .other(object)
   }
 
@@ -219,9 +219,9 @@ final class FoundationSuite: StoreBackend, FileChangeListener {
     return defaults.value?.persistentDomain(forName: domain)
   }
 
-  func update(_ name: String, to written: Any?, trackingPath: TrackedKeys.Path?) {
+  func update(_ name: String, to written: Any?, identity: KeyIdentity?) {
     // Foundation's own `synchronize()` must not change what was written (Linux).
-    write(FoundationFileForm.exact(written), forKey: name, trackingPath: trackingPath)
+    write(FoundationFileForm.exact(written), forKey: name, identity: identity)
   }
 
   /// Where a value written into Foundation comes from.
@@ -238,10 +238,10 @@ final class FoundationSuite: StoreBackend, FileChangeListener {
 
   /// The one path of a value into Foundation: what a write gives and what readers are told.
   private func write(
-    _ object: consuming Any?, forKey name: String, trackingPath: TrackedKeys.Path?,
+    _ object: consuming Any?, forKey name: String, identity: KeyIdentity?,
     origin: Origin = .library
   ) {
-    tell(store(object, forKey: name, trackingPath: trackingPath, origin: origin))
+    tell(store(object, forKey: name, identity: identity, origin: origin))
   }
 
   /// Who hears of a value stored in Foundation.
@@ -255,12 +255,14 @@ final class FoundationSuite: StoreBackend, FileChangeListener {
 
   /// Stores `object` in Foundation and says who must hear of it; ``tell(_:)`` tells them.
   private func store(
-    _ object: consuming Any?, forKey name: String, trackingPath: TrackedKeys.Path?,
+    _ object: consuming Any?, forKey name: String, identity known: KeyIdentity?,
     origin: Origin
   ) -> News {
+    // A write by name (a removal, another process's value) looks its identity up.
+    let identity = known ?? KeyIdentity.of(name)
     // Old object only for observers: an unobserved write costs Foundation's `set` and `seen`.
     let isObserved = context.hub.hasListeners(for: name)
-    let old = isObserved ? self.object(forKey: name) : nil
+    let old = isObserved ? self.object(forKey: name, number: identity.number) : nil
     let mayBeSeen: Bool
     switch origin {
     case .library:
@@ -268,13 +270,16 @@ final class FoundationSuite: StoreBackend, FileChangeListener {
       // lacks, the key is pending, so another process's value never replaces this write,
       // and a save cannot come between, after which that value could land first.
       if let saving {
-        mayBeSeen = saving.record(name, object) { setAndRecord(object, forKey: name) }
+        mayBeSeen = saving.record(name, object) {
+          setAndRecord(object, forKey: name, number: identity.number)
+        }
       } else {
-        mayBeSeen = setAndRecord(object, forKey: name)
+        mayBeSeen = setAndRecord(object, forKey: name, number: identity.number)
       }
     case .runFoundIt, .otherProcess:
       guard let saving,
-        let stored = saving.unlessPending(name, { setAndRecord(object, forKey: name) })
+        let stored = saving.unlessPending(
+          name, { setAndRecord(object, forKey: name, number: identity.number) })
       else { return .none }
       mayBeSeen = stored
     }
@@ -284,10 +289,10 @@ final class FoundationSuite: StoreBackend, FileChangeListener {
       guard
         let observed = SearchList.seenChange(
           of: name, isArgument: launchArgument(forKey: name) != nil, from: old, to: object,
-          below: object == nil ? self.object(forKey: name) : nil)
+          below: object == nil ? self.object(forKey: name, number: identity.number) : nil)
       else {
         // `seen` now takes `object` for what every reader holds.
-        return mayBeSeen ? .trackers(name: name, path: trackingPath) : .none
+        return mayBeSeen ? .trackers(name: name, path: identity.path) : .none
       }
       change = observed
     } else {
@@ -295,7 +300,7 @@ final class FoundationSuite: StoreBackend, FileChangeListener {
       guard mayBeSeen else { return .none }
       change = ChangeHub.Change(name: name, oldObject: nil, newObject: consume object)
     }
-    change.trackingPath = trackingPath
+    change.trackingPath = identity.path
     return .everyone(change)
   }
 
@@ -309,13 +314,13 @@ final class FoundationSuite: StoreBackend, FileChangeListener {
 
   /// Foundation's `set`, and the record of what readers hold.
   /// - Returns: Whether readers may see a change (``SeenValues/wrote(_:_:)``).
-  private func setAndRecord(_ object: Any?, forKey name: String) -> Bool {
+  private func setAndRecord(_ object: Any?, forKey name: String, number: Int) -> Bool {
     if let watcher = notifications.withLock({ $0 }) {
       watcher.libraryWrites(name, object) { storeInFoundation(object, forKey: name) }
     } else {
       storeInFoundation(object, forKey: name)
     }
-    return seen.wrote(name, object)
+    return seen.wrote(number, object)
   }
 
   private func storeInFoundation(_ object: Any?, forKey name: String) {
@@ -327,8 +332,8 @@ final class FoundationSuite: StoreBackend, FileChangeListener {
     }
   }
 
-  func update(_ writes: [(name: String, object: Any?, trackingPath: TrackedKeys.Path?)]) {
-    for write in writes { update(write.name, to: write.object, trackingPath: write.trackingPath) }
+  func update(_ writes: [(name: String, object: Any?, identity: KeyIdentity?)]) {
+    for write in writes { update(write.name, to: write.object, identity: write.identity) }
   }
 
   /// On Linux also under the file lock, after saving pending writes. On Apple platforms
@@ -346,7 +351,7 @@ final class FoundationSuite: StoreBackend, FileChangeListener {
   /// run found there.
   func adoptFileValue(forKey name: String) {
     guard let found = saving?.fileValuesDuringRun() else { return }
-    write(found[name]?.object, forKey: name, trackingPath: nil, origin: .runFoundIt)
+    write(found[name]?.object, forKey: name, identity: nil, origin: .runFoundIt)
   }
 
   func flush() throws(DefaultsError) {

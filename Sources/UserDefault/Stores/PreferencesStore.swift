@@ -148,7 +148,7 @@ public final class PreferencesStore: UserDefaults {
   // Apple documents ("5" reads as 5, a Boolean as 1).
 
   private func storedObject(forKey name: String) -> StoredObject? {
-    storedObject(name, tracking: TrackedKeys.path(for: name))
+    storedObject(name, identity: KeyIdentity.of(name))
   }
 
   private func converted<Result>(
@@ -221,20 +221,20 @@ public final class PreferencesStore: UserDefaults {
   }
 
   public override func set(_ value: Int, forKey defaultName: String) {
-    fileStore.update(defaultName, to: value, trackingPath: nil)
+    fileStore.update(defaultName, to: value, identity: nil)
   }
 
   /// Stored as the same `Double`, which reads back as this `Float` exactly.
   public override func set(_ value: Float, forKey defaultName: String) {
-    fileStore.update(defaultName, to: Double(value), trackingPath: nil)
+    fileStore.update(defaultName, to: Double(value), identity: nil)
   }
 
   public override func set(_ value: Double, forKey defaultName: String) {
-    fileStore.update(defaultName, to: value, trackingPath: nil)
+    fileStore.update(defaultName, to: value, identity: nil)
   }
 
   public override func set(_ value: Bool, forKey defaultName: String) {
-    fileStore.update(defaultName, to: value, trackingPath: nil)
+    fileStore.update(defaultName, to: value, identity: nil)
   }
 
   // MARK: Writing
@@ -254,7 +254,7 @@ public final class PreferencesStore: UserDefaults {
   }
 
   public override func removeObject(forKey defaultName: String) {
-    fileStore.update(defaultName, to: nil, trackingPath: nil)
+    fileStore.update(defaultName, to: nil, identity: nil)
   }
 
   /// Registers defaults for this suite only; Foundation registers process-wide.

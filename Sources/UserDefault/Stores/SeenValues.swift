@@ -24,55 +24,159 @@ import PropertyListCodec
 /// write's value, so the key's next write is told. A key's first read, which such a write
 /// found without a record to compare with, looks Foundation up again once it has one.
 ///
-/// Cost: one suite-wide lock, a lookup and a comparison on every read and every write (a
-/// key's first read: Foundation's lookup twice). The comparison, under the lock, is linear
-/// in the size of an array, dictionary or data value, as the decoded-value cache's is on
-/// such a read.
+/// A record is found by the name's ``KeyIdentity/number``, not by hashing the name: every
+/// read of a Foundation instance passes here, and a hash table's code beside Foundation's
+/// own lookup no longer fitted the processor's instruction cache (the article
+/// "Performance").
+///
+/// Cost: one suite-wide lock and a comparison on every read and every write (a key's first
+/// read: Foundation's lookup twice); a record of 40 bytes for every number up to the
+/// largest read in the suite (at most twice that). The comparison, under the lock, is linear in the size of an
+/// array, dictionary or data value, as the decoded-value cache's is on such a read.
 final class SeenValues: Sendable {
-  private enum Seen {
-    /// Every reader of the key not told of a change since was handed this.
-    case agreed(Handed)
-    /// Readers were handed different values.
-    case differing
+  /// What every reader of a key not told of a change since was handed: an `Int` or a
+  /// `String` (what Foundation on Linux hands for integers and text) held as itself, so
+  /// that a read compares them without copying an `Any` or asking the runtime to cast one.
+  private struct Record {
+    enum Agreement: UInt8 {
+      /// No reader was handed a value of the key yet.
+      case unread
+      /// Every reader was handed nothing.
+      case nothing
+      case int
+      case text
+      case other
+      /// Readers were handed different values.
+      case differing
+    }
+
+    var agreement = Agreement.unread
+    var int = 0
+    var text = ""
+    /// Boxed, so that a record holds no `Any` of its own and is read in place, not copied.
+    var other: Other?
+
+    /// Made and read only inside the records' lock.
+    final class Other {
+      let object: Any
+      init(_ object: Any) { self.object = object }
+    }
+
+    /// Whether every reader was handed `object`: the record of an agreement on it.
+    func holds(_ object: Any?) -> Bool {
+      guard let object else { return agreement == .nothing }
+      return holds(opened: object)
+    }
+
+    @inline(__always)
+    private func holds<Object>(opened object: Object) -> Bool {
+      switch agreement {
+      case .int:
+        if let found = ExactTypeCast.exactly(opened: object, as: Int.self) { return found == int }
+        return PropertyListEquality.isEqual(int, object)
+      case .text:
+        if let found = ExactTypeCast.exactly(opened: object, as: String.self) {
+          return found == text
+        }
+        return PropertyListEquality.isEqual(text, object)
+      case .other:
+        guard let other else { return false }
+        return PropertyListEquality.isEqual(other.object, object)
+      case .unread, .nothing, .differing: return false
+      }
+    }
+
+    /// Makes this the record of an agreement on `object`.
+    mutating func agree(on object: Any?) {
+      guard let object else {
+        self = Record(agreement: .nothing)
+        return
+      }
+      agree(onOpened: object)
+    }
+
+    private mutating func agree<Object>(onOpened object: Object) {
+      if let value = ExactTypeCast.exactly(opened: object, as: Int.self) {
+        self = Record(agreement: .int, int: value)
+      } else if let value = ExactTypeCast.exactly(opened: object, as: String.self) {
+        self = Record(agreement: .text, text: value)
+      } else {
+        self = Record(agreement: .other, other: Other(object))
+      }
+    }
   }
 
-  // Only touched inside the lock; the objects are immutable property lists.
+  /// Records indexed by ``KeyIdentity/number``, grown to hold the largest number read.
+  /// Reached through a pointer: read through an array's subscript, a record was copied on
+  /// every read.
   private struct Records: @unchecked Sendable {
-    var keys: [String: Seen] = [:]
+    // Only touched inside the lock; the objects are immutable property lists.
+    var base = UnsafeMutablePointer<Record>.allocate(capacity: 0)
+    var count = 0
+
+    /// The record of `index`, made on first use.
+    mutating func record(_ index: Int) -> UnsafeMutablePointer<Record> {
+      if index >= count { grow(to: index + 1) }
+      return base + index
+    }
+
+    private mutating func grow(to needed: Int) {
+      let capacity = max(needed, count * 2, 16)
+      let new = UnsafeMutablePointer<Record>.allocate(capacity: capacity)
+      new.moveInitialize(from: base, count: count)
+      (new + count).initialize(repeating: Record(), count: capacity - count)
+      base.deallocate()
+      (base, count) = (new, capacity)
+    }
   }
 
   private let records = Lock(Records())
 
+  deinit {
+    records.withLock { records in
+      records.base.deinitialize(count: records.count)
+      records.base.deallocate()
+    }
+  }
+
   /// Returns what `lookup` found in Foundation, and records that a reader was handed it.
-  /// `firstRead` runs, outside the lock, after the suite's first read of `name`; not
+  /// `firstRead` runs, outside the lock, after the suite's first read of the key; not
   /// optional, so it stays non-escaping and a read allocates no context for it.
+  @inline(__always)
   func read(
-    _ name: String, firstRead: () -> Void = {}, _ lookup: () -> Any?
+    _ number: Int, firstRead: () -> Void = {}, _ lookup: () -> Any?
   ) -> Any? {
     // Outside the lock: Foundation's lookup may take its own locks and, on Apple
     // platforms, deliver key-value notifications whose observers read through here.
     let found = lookup()
-    let isFirst = records.withLock { records in
-      switch records.keys[name] {
-      case nil:
-        records.keys[name] = .agreed(Handed(found))
-        return true
-      case .agreed(let handed)? where !handed.isSame(as: found):
-        records.keys[name] = .differing
-      case .agreed?, .differing?: break
-      }
-      return false
-    }
-    guard isFirst else { return found }
+    guard isFirstRead(found, of: number) else { return found }
     firstRead()
     // The key had no record, so a write landing after the lookup told nobody: a
     // listener joining meanwhile (`updates`, `observe`) would keep an old value. Looked
     // up again now that the record exists, the reader is handed that write; readers who
     // recorded meanwhile may hold either value, so the key's next write is told.
     let again = lookup()
-    guard !Handed(found).isSame(as: again) else { return found }
-    records.withLock { $0.keys[name] = .differing }
+    var first = Record()
+    first.agree(on: found)
+    guard !first.holds(again) else { return found }
+    records.withLock { $0.record(number).pointee = Record(agreement: .differing) }
     return again
+  }
+
+  /// Records that a reader was handed `found`; whether no reader of the key was before.
+  private func isFirstRead(_ found: Any?, of number: Int) -> Bool {
+    records.withLock { records in
+      let record = records.record(number)
+      switch record.pointee.agreement {
+      case .unread:
+        record.pointee.agree(on: found)
+        return true
+      case .differing: return false
+      case .nothing, .int, .text, .other:
+        if !record.pointee.holds(found) { record.pointee = Record(agreement: .differing) }
+        return false
+      }
+    }
   }
 
   /// Records a write of `object` (`nil`: a removal) that Foundation now holds, for a key
@@ -80,79 +184,22 @@ final class SeenValues: Sendable {
   ///
   /// - Returns: Whether readers may see a change: `false` when no reader was handed a
   ///   value of the key yet, or every reader was handed `object`.
-  func wrote(_ name: String, _ object: Any?) -> Bool {
+  func wrote(_ number: Int, _ object: Any?) -> Bool {
     records.withLock { records in
       // A key no reader was handed keeps no record: nobody can be tracking it, and its
       // first reader records what it finds.
-      guard let index = records.keys.index(forKey: name) else { return false }
-      let before = Self.replace(&records.keys.values[index], with: .agreed(Handed(object)))
-      // Consumed: matching the record in place would copy the object it holds.
-      switch consume before {
-      case .agreed(let handed): return !handed.isSame(as: object)
-      case .differing: return true
+      guard number < records.count else { return false }
+      let record = records.base + number
+      switch record.pointee.agreement {
+      case .unread: return false
+      case .differing:
+        record.pointee.agree(on: object)
+        return true
+      case .nothing, .int, .text, .other:
+        let isSame = record.pointee.holds(object)
+        if !isSame { record.pointee.agree(on: object) }
+        return !isSame
       }
     }
-  }
-
-  /// An object a reader was handed, as every read compares it: an `Int` or a `String`
-  /// (what Foundation on Linux hands for integers and text) held as itself, so that the
-  /// comparison neither copies an `Any` nor unwraps one.
-  private enum Handed {
-    case nothing
-    case int(Int)
-    case string(String)
-    case other(Any)
-
-    init(_ object: Any?) {
-      guard let object else {
-        self = .nothing
-        return
-      }
-      self = Self.exactly(object) ?? .other(object)
-    }
-
-    private static func exactly<Object>(_ object: Object) -> Handed? {
-      if let value = ExactTypeCast.exactly(opened: object, as: Int.self) { return .int(value) }
-      if let value = ExactTypeCast.exactly(opened: object, as: String.self) {
-        return .string(value)
-      }
-      return nil
-    }
-
-    /// ``ChangeHub/Change/isSame(_:_:)`` of the handed object and `object`.
-    func isSame(as object: Any?) -> Bool {
-      guard let object else {
-        if case .nothing = self { return true }
-        return false
-      }
-      return isSame(asOpened: object)
-    }
-
-    private func isSame<Object>(asOpened object: Object) -> Bool {
-      switch self {
-      case .nothing: false
-      case .int(let handed): Self.isSame(handed, object)
-      case .string(let handed): Self.isSame(handed, object)
-      case .other(let handed): PropertyListEquality.isEqual(handed, object)
-      }
-    }
-
-    /// `==` when `object` is exactly a `Value`, else the property-list comparison. Inlined:
-    /// as a call, it made every read of a Foundation instance dearer.
-    @inline(__always)
-    private static func isSame<Value: Equatable, Object>(_ handed: Value, _ object: Object) -> Bool
-    {
-      if let found = ExactTypeCast.exactly(opened: object, as: Value.self) {
-        return found == handed
-      }
-      return PropertyListEquality.isEqual(handed, object)
-    }
-  }
-
-  /// The record `seen` held, moved out as `new` moves in (no second lookup of the key).
-  private static func replace(_ seen: inout Seen, with new: consuming Seen) -> Seen {
-    var new = new
-    swap(&seen, &new)
-    return new
   }
 }

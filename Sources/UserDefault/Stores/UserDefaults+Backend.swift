@@ -49,10 +49,10 @@ extension UserDefaults {
   /// the seam for every backend, then ``StoreBackend/storedObject(forKey:)``. Out of line,
   /// so every specialised read makes one call here.
   @usableFromInline
-  func storedObject(_ name: String, tracking path: TrackedKeys.Path) -> StoredObject? {
+  func storedObject(_ name: String, identity: KeyIdentity) -> StoredObject? {
     withBackendAndTrackedKeys { backend, tracking in
-      tracking.access(path)
-      return backend.storedObject(forKey: name)
+      tracking.access(identity.path)
+      return backend.storedObject(forKey: name, number: identity.number)
     }
   }
 }

@@ -14,7 +14,7 @@ import Foundation
 public final class DefaultsTransaction {
   private let defaults: UserDefaults
   private let backend: any StoreBackend
-  private var writes: [(name: String, value: Any, object: Any?, path: TrackedKeys.Path)] = []
+  private var writes: [(name: String, value: Any, object: Any?, identity: KeyIdentity)] = []
   private var positions: [String: Int] = [:]
   private var adopted: Set<String> = []
   /// Then the transaction writes nothing.
@@ -48,11 +48,15 @@ public final class DefaultsTransaction {
       // From the backend the run locked (a task's scoped default cannot stand in for it
       // here), telling the Observation framework as a plain read does; decoded apart from
       // a plain read, whose report would say that the stored value is left as it is.
-      backend.context.hub.tracking.access(key.descriptor.trackingPath)
+      let identity = key.descriptor.identity
+      backend.context.hub.tracking.access(identity.path)
       let own =
         backend.launchArgument(forKey: key.name) != nil
         ? backend.ownObject(forKey: key.name) : nil
-      guard let object = own ?? backend.storedObject(forKey: key.name)?.object else {
+      guard
+        let object = own
+          ?? backend.storedObject(forKey: key.name, number: identity.number)?.object
+      else {
         return key.defaultValue
       }
       return DefaultsAccess(backend: backend).transactionValue(
@@ -79,7 +83,7 @@ public final class DefaultsTransaction {
         error.kind, "\(key.name): \(error.message); the transaction wrote nothing")
       return
     }
-    let write = (name: key.name, value: value as Any, object: object, path: key.trackingPath)
+    let write = (name: key.name, value: value as Any, object: object, identity: key.identity)
     if let index = positions[key.name] {
       writes[index] = write
     } else {
@@ -94,6 +98,6 @@ public final class DefaultsTransaction {
 
   func apply() {
     guard !writes.isEmpty else { return }
-    backend.update(writes.map { ($0.name, $0.object, $0.path) })
+    backend.update(writes.map { ($0.name, $0.object, $0.identity) })
   }
 }

@@ -29,7 +29,10 @@ final class DictionaryBackend: StoreBackend {
 
   func object(forKey name: String) -> Any? { state.withLock { $0.values[name] } }
 
-  func storedObject(forKey name: String) -> StoredObject? {
+  // The name's number is for backends that keep records per name; this one needs none.
+  func object(forKey name: String, number _: Int) -> Any? { object(forKey: name) }
+
+  func storedObject(forKey name: String, number _: Int) -> StoredObject? {
     object(forKey: name).map(StoredObject.other)
   }
 
@@ -37,11 +40,11 @@ final class DictionaryBackend: StoreBackend {
 
   func ownObject(forKey name: String) -> Any? { object(forKey: name) }
 
-  func update(_ name: String, to object: Any?, trackingPath: TrackedKeys.Path?) {
-    update([(name, object, trackingPath)])
+  func update(_ name: String, to object: Any?, identity: KeyIdentity?) {
+    update([(name, object, identity)])
   }
 
-  func update(_ writes: [(name: String, object: Any?, trackingPath: TrackedKeys.Path?)]) {
+  func update(_ writes: [(name: String, object: Any?, identity: KeyIdentity?)]) {
     let changes = state.withLock { state in
       writes.compactMap { write -> ChangeHub.Change? in
         let old = state.values[write.name]
@@ -50,7 +53,7 @@ final class DictionaryBackend: StoreBackend {
           return nil
         }
         state.hasUnsavedChanges = true
-        change.trackingPath = write.trackingPath
+        change.trackingPath = write.identity?.path
         return change
       }
     }

@@ -16,14 +16,19 @@ struct SeenValuesTests {
   let seen = SeenValues()
   let stored = Stored()
 
+  /// Records are indexed by the name's number, as the suite indexes them.
+  func number(_ name: String) -> Int {
+    KeyIdentity.of("SeenValuesTests.\(name)").number
+  }
+
   func read() -> Int? {
-    seen.read("k") { stored.value } as? Int
+    seen.read(number("k")) { stored.value } as? Int
   }
 
   /// Whether readers may see a change.
   func write(_ value: Int?) -> Bool {
     stored.value = value
-    return seen.wrote("k", value)
+    return seen.wrote(number("k"), value)
   }
 
   @Test func aWriteOfTheValueReadersWereHandedIsNoChange() {
@@ -52,7 +57,7 @@ struct SeenValuesTests {
   @Test func aWriteDuringAFirstReadIsHandedToIt() {
     stored.value = 1
     var lookups = 0
-    let found = seen.read("k") {
+    let found = seen.read(number("k")) {
       lookups += 1
       let found = stored.value
       if lookups == 1 { #expect(!write(2), "the key has no record yet") }
@@ -68,7 +73,7 @@ struct SeenValuesTests {
     stored.value = 1
     var lookups = 0
     for _ in 0..<3 {
-      _ = seen.read("k") {
+      _ = seen.read(number("k")) {
         lookups += 1
         return stored.value
       }
@@ -119,7 +124,7 @@ struct SeenValuesTests {
     stored.value = 1
     #expect(read() == 1)
     stored.value = 2
-    let found = seen.read("k") {
+    let found = seen.read(number("k")) {
       let found = stored.value
       #expect(!write(1), "every reader recorded so far was handed 1")
       return found
@@ -132,7 +137,7 @@ struct SeenValuesTests {
     stored.value = 1
     #expect(read() == 1)
     // Found 1, recorded after a write of 2 told everyone of 2.
-    let found = seen.read("k") {
+    let found = seen.read(number("k")) {
       let found = stored.value
       #expect(write(2))
       return found
@@ -158,25 +163,38 @@ struct SeenValuesTests {
     ]
     for (index, pair) in cases.enumerated() {
       let name = "k\(index)"
-      _ = seen.read(name) { pair.handed }
-      #expect(seen.wrote(name, pair.written) == !pair.isSame, "\(pair)")
+      _ = seen.read(number(name)) { pair.handed }
+      #expect(seen.wrote(number(name), pair.written) == !pair.isSame, "\(pair)")
     }
   }
 
   @Test func anAbsentValueIsNoChangeOnlyForARemoval() {
-    _ = seen.read("k") { nil }
-    #expect(!seen.wrote("k", nil))
-    #expect(seen.wrote("k", 0))
-    #expect(seen.wrote("k", nil))
+    _ = seen.read(number("k")) { nil }
+    #expect(!seen.wrote(number("k"), nil))
+    #expect(seen.wrote(number("k"), 0))
+    #expect(seen.wrote(number("k"), nil))
+  }
+
+  /// Records live in storage indexed by the names' numbers, which grows as numbers beyond
+  /// it are read: every record made before keeps its value.
+  @Test func recordsSurviveTheirStorageGrowing() {
+    let names = (0..<300).map { "grown\($0)" }
+    for (value, name) in names.enumerated() {
+      #expect(seen.read(number(name)) { value } as? Int == value)
+    }
+    for (value, name) in names.enumerated() {
+      #expect(!seen.wrote(number(name), value), "\(name): its reader was handed \(value)")
+      #expect(seen.wrote(number(name), value + 1), "\(name)")
+    }
   }
 
   @Test func keysAreSeparate() {
     #expect(read() == nil)
     #expect(write(1))
-    #expect(!seen.wrote("other", 1), "nobody read the other key")
-    #expect(seen.read("other") { 2 } as? Int == 2)
-    #expect(!seen.wrote("other", 2), "its reader holds 2, whatever the first key's hold")
-    #expect(seen.wrote("other", 3))
+    #expect(!seen.wrote(number("other"), 1), "nobody read the other key")
+    #expect(seen.read(number("other")) { 2 } as? Int == 2)
+    #expect(!seen.wrote(number("other"), 2), "its reader holds 2, whatever the first key's hold")
+    #expect(seen.wrote(number("other"), 3))
     #expect(!write(1))
   }
 
@@ -185,12 +203,12 @@ struct SeenValuesTests {
   @Test func theFirstReadOfEachKeyIsTold() {
     var firsts: [String] = []
     for name in ["a", "b", "a", "a", "b", "c"] {
-      _ = seen.read(name, firstRead: { firsts.append(name) }, { stored.value })
+      _ = seen.read(number(name), firstRead: { firsts.append(name) }, { stored.value })
     }
     #expect(firsts == ["a", "b", "c"])
     stored.value = 5
-    #expect(seen.wrote("a", 5))
-    _ = seen.read("a", firstRead: { firsts.append("a again") }, { stored.value })
+    #expect(seen.wrote(number("a"), 5))
+    _ = seen.read(number("a"), firstRead: { firsts.append("a again") }, { stored.value })
     #expect(firsts == ["a", "b", "c"], "a write keeps the key's record")
   }
 }
