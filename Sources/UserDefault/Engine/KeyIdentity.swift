@@ -18,7 +18,9 @@ struct KeyIdentity: Sendable {
 
   private static let made = Lock<[String: KeyIdentity]>([:])
 
-  /// The identity of `name`, made on first use. Cost: one lock and lookup.
+  /// The identity of `name`, made on first use. Cost: one lock and lookup; for a new name,
+  /// a key path and a table entry kept for the process's life, and a number that makes
+  /// every suite reading the name keep records up to it (``SeenValues``).
   static func of(_ name: String) -> KeyIdentity {
     made.withLock { made in
       if let identity = made[name] { return identity }
@@ -28,8 +30,8 @@ struct KeyIdentity: Sendable {
     }
   }
 
-  /// The identity of `name` if some reader or writer made one; a name without one has no
-  /// record anywhere. Cost: one lock and lookup.
+  /// The identity of `name` if one was made; a name without one has no record anywhere.
+  /// Cost: one lock and lookup.
   static func existing(_ name: String) -> KeyIdentity? {
     made.withLock { $0[name] }
   }

@@ -51,12 +51,6 @@ protocol StoreBackend: AnyObject, Sendable {
 }
 
 extension StoreBackend {
-  /// ``object(forKey:number:)`` for a name read without a key at hand (migrations, the
-  /// `UserDefaults` overrides). Cost: one more lock and lookup, for the name's identity.
-  func object(forKey name: String) -> Any? {
-    object(forKey: name, number: KeyIdentity.of(name).number)
-  }
-
   /// The one untyped write; `nil` (or an empty optional) removes. Cost: a walk of the value.
   /// - Throws: ``DefaultsError``, writing nothing, for a non-property-list or invalid name.
   func storeObject(_ value: Any?, forName name: String) throws(DefaultsError) {

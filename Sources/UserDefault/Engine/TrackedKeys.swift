@@ -7,7 +7,7 @@ import PropertyListCodec
 /// `withObservationTracking` block that read one key is invalidated only by a change of
 /// that key. The key path of a name is made once per process (``KeyIdentity``) and kept
 /// by every ``KeyDescriptor`` of that name, so a read costs only the registrar's own check;
-/// a change pays a registrar call only for names some reader or writer made a path for.
+/// a change pays a registrar call only for names something declared or read by name.
 @usableFromInline
 final class TrackedKeys: Observable, Sendable {
   /// A key path standing for one stored name.

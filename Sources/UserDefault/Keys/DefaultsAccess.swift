@@ -203,7 +203,7 @@ struct DefaultsAccess: Sendable {
 
   /// From the backend whatever the instance's class: what migrations move.
   func object(forName name: String) -> Any? {
-    backend.object(forKey: name)
+    backend.object(forKey: name, number: KeyIdentity.of(name).number)
   }
 
   /// Registered defaults included.

@@ -18,10 +18,6 @@ struct KeyDescriptor<Value> {
     self.identity = KeyIdentity.of(name)
   }
 
-  /// The key path that stands for this name in the Observation framework.
-  @inlinable
-  var trackingPath: TrackedKeys.Path { identity.path }
-
   /// What `value` is stored as (`nil` removes): the check and coding of every typed write.
   /// - Throws: `.invalidKey` for a name no file can hold, else what the bridge throws.
   @inlinable

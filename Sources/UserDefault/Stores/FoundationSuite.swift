@@ -255,14 +255,15 @@ final class FoundationSuite: StoreBackend, FileChangeListener {
 
   /// Stores `object` in Foundation and says who must hear of it; ``tell(_:)`` tells them.
   private func store(
-    _ object: consuming Any?, forKey name: String, identity known: KeyIdentity?,
+    _ object: consuming Any?, forKey name: String, identity: KeyIdentity?,
     origin: Origin
   ) -> News {
-    // A write by name (a removal, another process's value) looks its identity up.
-    let identity = known ?? KeyIdentity.of(name)
     // Old object only for observers: an unobserved write costs Foundation's `set` and `seen`.
     let isObserved = context.hub.hasListeners(for: name)
-    let old = isObserved ? self.object(forKey: name, number: identity.number) : nil
+    // An observed write by name (a removal, another process's value) gives its name an
+    // identity, to read the old value; an unobserved one leaves none (`setAndRecord`).
+    let observedNumber = isObserved ? (identity ?? KeyIdentity.of(name)).number : nil
+    let old = observedNumber.flatMap { self.object(forKey: name, number: $0) }
     let mayBeSeen: Bool
     switch origin {
     case .library:
@@ -271,15 +272,15 @@ final class FoundationSuite: StoreBackend, FileChangeListener {
       // and a save cannot come between, after which that value could land first.
       if let saving {
         mayBeSeen = saving.record(name, object) {
-          setAndRecord(object, forKey: name, number: identity.number)
+          setAndRecord(object, forKey: name, identity: identity)
         }
       } else {
-        mayBeSeen = setAndRecord(object, forKey: name, number: identity.number)
+        mayBeSeen = setAndRecord(object, forKey: name, identity: identity)
       }
     case .runFoundIt, .otherProcess:
       guard let saving,
         let stored = saving.unlessPending(
-          name, { setAndRecord(object, forKey: name, number: identity.number) })
+          name, { setAndRecord(object, forKey: name, identity: identity) })
       else { return .none }
       mayBeSeen = stored
     }
@@ -289,10 +290,11 @@ final class FoundationSuite: StoreBackend, FileChangeListener {
       guard
         let observed = SearchList.seenChange(
           of: name, isArgument: launchArgument(forKey: name) != nil, from: old, to: object,
-          below: object == nil ? self.object(forKey: name, number: identity.number) : nil)
+          below: object == nil
+            ? observedNumber.flatMap { self.object(forKey: name, number: $0) } : nil)
       else {
         // `seen` now takes `object` for what every reader holds.
-        return mayBeSeen ? .trackers(name: name, path: identity.path) : .none
+        return mayBeSeen ? .trackers(name: name, path: identity?.path) : .none
       }
       change = observed
     } else {
@@ -300,7 +302,7 @@ final class FoundationSuite: StoreBackend, FileChangeListener {
       guard mayBeSeen else { return .none }
       change = ChangeHub.Change(name: name, oldObject: nil, newObject: consume object)
     }
-    change.trackingPath = identity.path
+    change.trackingPath = identity?.path
     return .everyone(change)
   }
 
@@ -314,12 +316,16 @@ final class FoundationSuite: StoreBackend, FileChangeListener {
 
   /// Foundation's `set`, and the record of what readers hold.
   /// - Returns: Whether readers may see a change (``SeenValues/wrote(_:_:)``).
-  private func setAndRecord(_ object: Any?, forKey name: String, number: Int) -> Bool {
+  private func setAndRecord(_ object: Any?, forKey name: String, identity: KeyIdentity?) -> Bool {
     if let watcher = notifications.withLock({ $0 }) {
       watcher.libraryWrites(name, object) { storeInFoundation(object, forKey: name) }
     } else {
       storeInFoundation(object, forKey: name)
     }
+    // A write by name looks the name up after `set`, and numbers none: a name without a
+    // number has no record, and a reader numbering it later looks Foundation up after this
+    // write, so finds it.
+    guard let number = (identity ?? KeyIdentity.existing(name))?.number else { return false }
     return seen.wrote(number, object)
   }
 

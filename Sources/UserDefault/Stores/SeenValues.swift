@@ -14,8 +14,8 @@ import PropertyListCodec
 ///
 /// A key no reader was handed yet has no record and no reader to tell: its writes tell
 /// nobody until a first read records what it found. From then on the record holds the
-/// object its readers agreed on (the first of equal reads, or the last write), none once
-/// they differ.
+/// object its readers agreed on (the first of equal reads, or the last write of another
+/// value), none once they differ.
 ///
 /// A read is recorded after its lookup, so a write from another thread may land between
 /// the two. It is not told for that reader: the framework starts tracking a reader only
@@ -27,18 +27,21 @@ import PropertyListCodec
 /// A record is found by the name's ``KeyIdentity/number``, not by hashing the name: every
 /// read of a Foundation instance passes here, and a hash table's code beside Foundation's
 /// own lookup no longer fitted the processor's instruction cache (the article
-/// "Performance").
+/// "Performance", "The record found by number").
 ///
 /// Cost: one suite-wide lock and a comparison on every read and every write (a key's first
-/// read: Foundation's lookup twice); a record of 40 bytes for every number up to the
-/// largest read in the suite (at most twice that). The comparison, under the lock, is linear in the size of an
-/// array, dictionary or data value, as the decoded-value cache's is on such a read.
+/// read: Foundation's lookup twice). Numbers are given per process, so a suite keeps a
+/// record for every number up to the largest it read, at most twice that many: 40 bytes
+/// each (24 where `Int` is 32 bits), 40 KB for a process that used 1,000 names. The
+/// comparison, under the lock, is linear in the size of an array, dictionary or data
+/// value, as the decoded-value cache's is on such a read.
 final class SeenValues: Sendable {
   /// What every reader of a key not told of a change since was handed: an `Int` or a
   /// `String` (what Foundation on Linux hands for integers and text) held as itself, so
   /// that a read compares them without copying an `Any` or asking the runtime to cast one.
   private struct Record {
-    enum Agreement: UInt8 {
+    /// What the key's readers hold.
+    enum Held: UInt8 {
       /// No reader was handed a value of the key yet.
       case unread
       /// Every reader was handed nothing.
@@ -50,13 +53,13 @@ final class SeenValues: Sendable {
       case differing
     }
 
-    var agreement = Agreement.unread
+    var held = Held.unread
     var int = 0
     var text = ""
     /// Boxed, so that a record holds no `Any` of its own and is read in place, not copied.
     var other: Other?
 
-    /// Made and read only inside the records' lock.
+    /// Kept in records, which are touched only inside their lock.
     final class Other {
       let object: Any
       init(_ object: Any) { self.object = object }
@@ -66,13 +69,13 @@ final class SeenValues: Sendable {
     /// every read of a Foundation instance compares here, under the records' lock.
     @inline(__always)
     func holds(_ object: Any?) -> Bool {
-      guard let object else { return agreement == .nothing }
+      guard let object else { return held == .nothing }
       return holds(opened: object)
     }
 
     @inline(__always)
     private func holds<Object>(opened object: Object) -> Bool {
-      switch agreement {
+      switch held {
       case .int:
         if let found = ExactTypeCast.exactly(opened: object, as: Int.self) { return found == int }
         return PropertyListEquality.isEqual(int, object)
@@ -91,7 +94,7 @@ final class SeenValues: Sendable {
     /// Makes this the record of an agreement on `object`.
     mutating func agree(on object: Any?) {
       guard let object else {
-        self = Record(agreement: .nothing)
+        self = Record(held: .nothing)
         return
       }
       agree(onOpened: object)
@@ -99,36 +102,37 @@ final class SeenValues: Sendable {
 
     private mutating func agree<Object>(onOpened object: Object) {
       if let value = ExactTypeCast.exactly(opened: object, as: Int.self) {
-        self = Record(agreement: .int, int: value)
+        self = Record(held: .int, int: value)
       } else if let value = ExactTypeCast.exactly(opened: object, as: String.self) {
-        self = Record(agreement: .text, text: value)
+        self = Record(held: .text, text: value)
       } else {
-        self = Record(agreement: .other, other: Other(object))
+        self = Record(held: .other, other: Other(object))
       }
     }
   }
 
   /// Records indexed by ``KeyIdentity/number``, grown to hold the largest number read.
   /// Reached through a pointer: read through an array's subscript, a record was copied on
-  /// every read.
+  /// every read. Owned by the ``SeenValues`` that holds it, which frees it: never copied.
   private struct Records: @unchecked Sendable {
     // Only touched inside the lock; the objects are immutable property lists.
     var base = UnsafeMutablePointer<Record>.allocate(capacity: 0)
-    var count = 0
+    /// Every record up to it is initialised.
+    var capacity = 0
 
-    /// The record of `index`, made on first use.
-    mutating func record(_ index: Int) -> UnsafeMutablePointer<Record> {
-      if index >= count { grow(to: index + 1) }
-      return base + index
+    /// The record of `number` (from 0), made on first use.
+    mutating func record(_ number: Int) -> UnsafeMutablePointer<Record> {
+      if number >= capacity { grow(toHold: number) }
+      return base + number
     }
 
-    private mutating func grow(to needed: Int) {
-      let capacity = max(needed, count * 2, 16)
-      let new = UnsafeMutablePointer<Record>.allocate(capacity: capacity)
-      new.moveInitialize(from: base, count: count)
-      (new + count).initialize(repeating: Record(), count: capacity - count)
+    private mutating func grow(toHold number: Int) {
+      let grown = max(number + 1, capacity * 2, 16)
+      let new = UnsafeMutablePointer<Record>.allocate(capacity: grown)
+      new.moveInitialize(from: base, count: capacity)
+      (new + capacity).initialize(repeating: Record(), count: grown - capacity)
       base.deallocate()
-      (base, count) = (new, capacity)
+      (base, capacity) = (new, grown)
     }
   }
 
@@ -136,7 +140,7 @@ final class SeenValues: Sendable {
 
   deinit {
     records.withLock { records in
-      records.base.deinitialize(count: records.count)
+      records.base.deinitialize(count: records.capacity)
       records.base.deallocate()
     }
   }
@@ -158,10 +162,8 @@ final class SeenValues: Sendable {
     // up again now that the record exists, the reader is handed that write; readers who
     // recorded meanwhile may hold either value, so the key's next write is told.
     let again = lookup()
-    var first = Record()
-    first.agree(on: found)
-    guard !first.holds(again) else { return found }
-    records.withLock { $0.record(number).pointee = Record(agreement: .differing) }
+    guard !ChangeHub.Change.isSame(found, again) else { return found }
+    records.withLock { $0.record(number).pointee = Record(held: .differing) }
     return again
   }
 
@@ -169,13 +171,13 @@ final class SeenValues: Sendable {
   private func isFirstRead(_ found: Any?, of number: Int) -> Bool {
     records.withLock { records in
       let record = records.record(number)
-      switch record.pointee.agreement {
+      switch record.pointee.held {
       case .unread:
         record.pointee.agree(on: found)
         return true
       case .differing: return false
       case .nothing, .int, .text, .other:
-        if !record.pointee.holds(found) { record.pointee = Record(agreement: .differing) }
+        if !record.pointee.holds(found) { record.pointee = Record(held: .differing) }
         return false
       }
     }
@@ -190,9 +192,9 @@ final class SeenValues: Sendable {
     records.withLock { records in
       // A key no reader was handed keeps no record: nobody can be tracking it, and its
       // first reader records what it finds.
-      guard number < records.count else { return false }
+      guard number < records.capacity else { return false }
       let record = records.base + number
-      switch record.pointee.agreement {
+      switch record.pointee.held {
       case .unread: return false
       case .differing:
         record.pointee.agree(on: object)

@@ -46,7 +46,7 @@ extension UserDefaults {
   var backend: any StoreBackend { withBackend { $0 } }
 
   /// Every typed read's lookup: tells the Observation framework of the read, here above
-  /// the seam for every backend, then ``StoreBackend/storedObject(forKey:)``. Out of line,
+  /// the seam for every backend, then ``StoreBackend/storedObject(forKey:number:)``. Out of line,
   /// so every specialised read makes one call here.
   @usableFromInline
   func storedObject(_ name: String, identity: KeyIdentity) -> StoredObject? {

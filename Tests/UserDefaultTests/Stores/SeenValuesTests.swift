@@ -176,16 +176,32 @@ struct SeenValuesTests {
   }
 
   /// Records live in storage indexed by the names' numbers, which grows as numbers beyond
-  /// it are read: every record made before keeps its value.
+  /// it are read: every record made before keeps its value, whether held as an `Int`, as
+  /// text or boxed.
   @Test func recordsSurviveTheirStorageGrowing() {
-    let names = (0..<300).map { "grown\($0)" }
-    for (value, name) in names.enumerated() {
-      #expect(seen.read(number(name)) { value } as? Int == value)
+    let values: [Any] = (0..<300).map { index -> Any in
+      switch index % 3 {
+      case 0: index
+      case 1: "text \(index)"
+      default: [index, index + 1]
+      }
     }
-    for (value, name) in names.enumerated() {
+    let names = values.indices.map { "grown\($0)" }
+    for (name, value) in zip(names, values) {
+      _ = seen.read(number(name)) { value }
+    }
+    for (name, value) in zip(names, values) {
       #expect(!seen.wrote(number(name), value), "\(name): its reader was handed \(value)")
-      #expect(seen.wrote(number(name), value + 1), "\(name)")
+      #expect(seen.wrote(number(name), "another"), "\(name)")
     }
+  }
+
+  /// A number inside the storage that no reader was handed yet has no record either.
+  @Test func aNumberBelowOneReadTellsNobody() {
+    let (lower, higher) = (number("below"), number("above"))
+    _ = seen.read(max(lower, higher)) { 1 }
+    #expect(!seen.wrote(min(lower, higher), 1), "nobody read the lower number")
+    #expect(!seen.wrote(max(lower, higher), 1), "its reader was handed 1")
   }
 
   @Test func keysAreSeparate() {
