@@ -204,6 +204,22 @@ struct SeenValuesTests {
     #expect(!seen.wrote(max(lower, higher), 1), "its reader was handed 1")
   }
 
+  /// Threads reading and writing numbers while the storage grows under them: no record is
+  /// lost (a read number without one would let a write of a new value tell nobody). Run
+  /// under the thread sanitizer by CI.
+  @Test func recordsSurviveThreadsGrowingTheirStorage() {
+    let numbers = (0..<400).map { number("threaded\($0)") }.shuffled()
+    DispatchQueue.concurrentPerform(iterations: 4) { thread in
+      for (index, number) in numbers.enumerated() {
+        _ = seen.read(number) { index % 2 == 0 ? thread : "text \(thread)" }
+        if index % 7 == thread { _ = seen.wrote(number, [thread]) }
+      }
+    }
+    for number in numbers {
+      #expect(seen.wrote(number, "a value no reader was handed"), "number \(number)")
+    }
+  }
+
   @Test func keysAreSeparate() {
     #expect(read() == nil)
     #expect(write(1))
