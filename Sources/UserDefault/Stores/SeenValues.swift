@@ -91,10 +91,12 @@ final class SeenValues: Sendable {
       }
     }
 
-    /// Makes this the record of an agreement on `object`.
+    /// Makes this the record of an agreement on `object`. Set field by field, each only
+    /// when it holds something: a new record released every field, on every changed write.
     mutating func agree(on object: Any?) {
       guard let object else {
-        self = Record(held: .nothing)
+        release()
+        held = .nothing
         return
       }
       agree(onOpened: object)
@@ -102,12 +104,21 @@ final class SeenValues: Sendable {
 
     private mutating func agree<Object>(onOpened object: Object) {
       if let value = ExactTypeCast.exactly(opened: object, as: Int.self) {
-        self = Record(held: .int, int: value)
+        release()
+        (held, int) = (.int, value)
       } else if let value = ExactTypeCast.exactly(opened: object, as: String.self) {
-        self = Record(held: .text, text: value)
+        if other != nil { other = nil }
+        (held, text) = (.text, value)
       } else {
-        self = Record(held: .other, other: Other(object))
+        release()
+        (held, other) = (.other, Other(object))
       }
+    }
+
+    /// Lets go of the text and the box, which only a record of them holds.
+    private mutating func release() {
+      if held == .text { text = "" }
+      if other != nil { other = nil }
     }
   }
 

@@ -220,6 +220,26 @@ struct SeenValuesTests {
     }
   }
 
+  /// A record is changed field by field: after each kind of value (text, an `Int`, a boxed
+  /// array, nothing), only the latest agreement is held, and an earlier value of another
+  /// kind is a change.
+  @Test func aRecordHoldsOnlyItsLatestAgreement() {
+    let key = number("kinds")
+    #expect(seen.read(key) { "text" } as? String == "text")
+    #expect(!seen.wrote(key, "text"))
+    #expect(seen.wrote(key, 7))
+    #expect(!seen.wrote(key, 7))
+    #expect(seen.wrote(key, "text"))
+    #expect(seen.wrote(key, [1, 2]))
+    #expect(!seen.wrote(key, [1, 2]))
+    #expect(seen.wrote(key, 7))
+    #expect(seen.wrote(key, [1, 2]))
+    #expect(seen.wrote(key, nil))
+    #expect(!seen.wrote(key, nil))
+    #expect(seen.wrote(key, "text"))
+    #expect(!seen.wrote(key, "text"))
+  }
+
   @Test func keysAreSeparate() {
     #expect(read() == nil)
     #expect(write(1))
