@@ -119,16 +119,19 @@ final class ChangeHub: Sendable {
   /// Set by `UserDefaults.withoutPropagation(_:)`; Observation is still told.
   @TaskLocal static var isPropagationSuppressed = false
 
-  /// Typed observers of one key listen as one group, which decodes once (``ObserverGroup``).
-  func publish(_ change: Change) {
+  /// Tells Observation's trackers of `name` (through `path`, when known) and its listeners,
+  /// for whom `change` is made, only when there are some. Typed observers of one key
+  /// listen as one group, which decodes once (``ObserverGroup``).
+  func publish(_ name: String, path: TrackedKeys.Path?, _ change: () -> Change) {
     let taken: (named: Listeners?, any: Listeners?) = state.withLock { state in
       if state.listenerCount == 0 { return (nil, nil) }
-      return (state.listeners[change.name], state.listeners[""])
+      return (state.listeners[name], state.listeners[""])
     }
-    tracking.didChange(change.name, path: change.trackingPath)
+    tracking.didChange(name, path: path)
     guard taken.named != nil || taken.any != nil else { return }
     // The task-local is costly to read: only when someone listens.
     guard !Self.isPropagationSuppressed else { return }
+    let change = change()
     for entry in taken.named ?? [] { entry.listener(change) }
     for entry in taken.any ?? [] { entry.listener(change) }
   }

@@ -7,7 +7,8 @@ import PropertyListCodec
 /// once). A read compares the entry's object with the store's, far cheaper than a decode;
 /// the library's own stores, which see every write, trust the entry without comparing.
 ///
-/// Memory: one entry per key read, sharing the store's object; a write removes it.
+/// Memory: one entry per key read, sharing the store's object. In a suite that sees every
+/// write, a write removes it; elsewhere the key's next read replaces it.
 @usableFromInline
 final class DecodedValueCache: Sendable {
   /// Immutable; `@unchecked` as the object is an `Any` and the value may not be Sendable:

@@ -32,9 +32,19 @@ final class SuiteContext: Sendable {
     for change in changes { announce(change) }
   }
 
+  /// Only a suite that sees every write drops the key's cached value: it trusts entries
+  /// uncompared. Elsewhere (Foundation instances) every read compares the entry's object
+  /// with the stored one, so an old entry is never handed out, and the next read's decode
+  /// replaces it; dropping it cost every write of a read key a hash of the name.
   func announce(_ change: ChangeHub.Change) {
-    cache.invalidate(change.name)
-    hub.publish(change)
+    announce(change.name, path: change.trackingPath) { change }
+  }
+
+  /// A change of `name`, made by `change` only when a listener takes it: Observation's
+  /// trackers alone need no change built and dropped.
+  func announce(_ name: String, path: TrackedKeys.Path?, _ change: () -> ChangeHub.Change) {
+    if seesEveryWrite { cache.invalidate(name) }
+    hub.publish(name, path: path, change)
   }
 }
 

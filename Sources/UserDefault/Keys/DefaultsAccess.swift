@@ -215,21 +215,6 @@ struct DefaultsAccess: Sendable {
 
   // MARK: Writing
 
-  /// Inlinable: unspecialised, every write asks the runtime for its descriptor's and
-  /// bridge's metadata.
-  @inlinable
-  func write<Value>(_ value: Value, for key: KeyDescriptor<Value>) {
-    let object: Any?
-    do throws(DefaultsError) {
-      object = try key.storedForm(of: value)
-    } catch {
-      return reportUnwritable(error, name: key.name)
-    }
-    // Compared with `nil`: unwrapping would copy an object this path only passes along.
-    if object == nil { return remove(key.name, identity: key.identity) }
-    set(object, forName: key.name, identity: key.identity)
-  }
-
   @usableFromInline
   func reportUnwritable(_ error: DefaultsError, name: String) {
     DefaultsDiagnostics.report(
@@ -240,15 +225,31 @@ struct DefaultsAccess: Sendable {
     try backend.storeObject(value, forName: name)
   }
 
-  @usableFromInline
-  func remove(_ name: String, identity: KeyIdentity? = nil) {
-    backend.update(name, to: nil, identity: identity)
+  func remove(_ name: String) {
+    backend.update(name, to: nil, identity: nil)
+  }
+}
+
+// MARK: The write path
+
+extension UserDefaults {
+  /// Every surface writes here (`nil` removes). Inlinable: unspecialised, every write
+  /// asks the runtime for its descriptor's and bridge's metadata.
+  @inlinable
+  func write<Value>(_ value: Value, for key: KeyDescriptor<Value>) {
+    let object: Any?
+    do throws(DefaultsError) {
+      object = try key.storedForm(of: value)
+    } catch {
+      return access.reportUnwritable(error, name: key.name)
+    }
+    update(key.name, to: object, identity: key.identity)
   }
 
-  /// `object` is never `nil` here (``remove(_:)`` removes).
+  /// The backend is borrowed for the call: ``access`` retained and released it.
   @usableFromInline
-  func set(_ object: Any?, forName name: String, identity: KeyIdentity?) {
-    backend.update(name, to: object, identity: identity)
+  func update(_ name: String, to object: consuming Any?, identity: KeyIdentity) {
+    withBackend { $0.update(name, to: object, identity: identity) }
   }
 }
 
@@ -308,7 +309,7 @@ extension UserDefaults {
   @inlinable
   package func set<Value>(_ value: Value?, for name: ResolvedName<Value>) {
     // The object `OptionalCoding` would make, without its `any ValueCoding`.
-    guard let value else { return access.write(nil, for: name.removing) }
-    access.write(value, for: name.typed)
+    guard let value else { return write(nil, for: name.removing) }
+    write(value, for: name.typed)
   }
 }

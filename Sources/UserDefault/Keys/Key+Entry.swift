@@ -27,7 +27,7 @@ extension UserDefaults.Key {
   @inlinable
   public func store(_ value: Value, in defaults: UserDefaults) {
     if EntryProbe.isInstalledAnywhere, recordUnderProbe() { return }
-    defaults.access.write(value, for: descriptor)
+    defaults.write(value, for: descriptor)
   }
 
   @usableFromInline

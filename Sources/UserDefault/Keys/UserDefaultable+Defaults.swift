@@ -37,6 +37,6 @@ extension UserDefaultable {
       probe.record(key)
       return
     }
-    defaults.access.write(self, for: KeyDescriptor<Self>.native(key))
+    defaults.write(self, for: KeyDescriptor<Self>.native(key))
   }
 }

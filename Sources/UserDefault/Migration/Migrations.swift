@@ -91,7 +91,7 @@ public struct Migrations {
           error.kind,
           "migration \(migration.version) (\(migration.step.summary)) failed: \(error.message)")
       }
-      defaults.access.write(migration.version, for: Self.versionDescriptor)
+      defaults.write(migration.version, for: Self.versionDescriptor)
       try commit()
       applied.append(migration.version)
     }

@@ -250,6 +250,10 @@ final class FoundationSuite: StoreBackend, FileChangeListener {
     /// Foundation held the value, so callbacks hear nothing; but a reader handed another
     /// value (through the Observation framework) must hear of it.
     case trackers(name: String, path: TrackedKeys.Path?)
+    /// A value written while nobody listened, so its old value was not read: readers
+    /// handed another value hear of it, and so does a listener that joined since, as a
+    /// change without an old value, made only then.
+    case unheard(name: String, object: Any?, path: TrackedKeys.Path?)
     case everyone(ChangeHub.Change)
   }
 
@@ -263,7 +267,10 @@ final class FoundationSuite: StoreBackend, FileChangeListener {
     // An observed write by name (a removal, another process's value) gives its name an
     // identity, to read the old value; an unobserved one leaves none (`setAndRecord`).
     let observedNumber = isObserved ? (identity ?? KeyIdentity.of(name)).number : nil
-    let old = observedNumber.flatMap { self.object(forKey: name, number: $0) }
+    func observedObject() -> Any? {
+      observedNumber.flatMap { self.object(forKey: name, number: $0) }
+    }
+    let old = observedObject()
     let mayBeSeen: Bool
     switch origin {
     case .library:
@@ -284,23 +291,19 @@ final class FoundationSuite: StoreBackend, FileChangeListener {
       else { return .none }
       mayBeSeen = stored
     }
-    var change: ChangeHub.Change
-    if isObserved {
-      // `old` includes lower domains, so what lies below matters only after a removal.
-      guard
-        let observed = SearchList.seenChange(
-          of: name, isArgument: launchArgument(forKey: name) != nil, from: old, to: object,
-          below: object == nil
-            ? observedNumber.flatMap { self.object(forKey: name, number: $0) } : nil)
-      else {
-        // `seen` now takes `object` for what every reader holds.
-        return mayBeSeen ? .trackers(name: name, path: identity?.path) : .none
-      }
-      change = observed
-    } else {
+    guard isObserved else {
       // The old value was not read: what readers were handed tells an equal write apart.
       guard mayBeSeen else { return .none }
-      change = ChangeHub.Change(name: name, oldObject: nil, newObject: consume object)
+      return .unheard(name: name, object: consume object, path: identity?.path)
+    }
+    // `old` includes lower domains, so what lies below matters only after a removal.
+    guard
+      var change = SearchList.seenChange(
+        of: name, isArgument: launchArgument(forKey: name) != nil, from: old, to: object,
+        below: object == nil ? observedObject() : nil)
+    else {
+      // `seen` now takes `object` for what every reader holds.
+      return mayBeSeen ? .trackers(name: name, path: identity?.path) : .none
     }
     change.trackingPath = identity?.path
     return .everyone(change)
@@ -310,6 +313,10 @@ final class FoundationSuite: StoreBackend, FileChangeListener {
     switch consume news {
     case .none: break
     case .trackers(let name, let path): context.hub.tracking.didChange(name, path: path)
+    case .unheard(let name, let object, let path):
+      context.announce(name, path: path) {
+        ChangeHub.Change(name: name, oldObject: nil, newObject: object)
+      }
     case .everyone(let change): context.announce(change)
     }
   }

@@ -151,7 +151,7 @@ public struct UserDefault<Value> {
     }
     nonmutating set {
       if key != nil {
-        defaults.access.write(newValue, for: key.unsafelyUnwrapped.descriptor)
+        defaults.write(newValue, for: key.unsafelyUnwrapped.descriptor)
       } else {
         defaults[keyPath: entry.unsafelyUnwrapped] = newValue
       }

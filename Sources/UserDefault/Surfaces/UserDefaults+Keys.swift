@@ -12,7 +12,7 @@ extension UserDefaults {
   @inlinable
   public subscript<Value>(key: Key<Value>) -> Value {
     get { value(key.descriptor) }
-    set { access.write(newValue, for: key.descriptor) }
+    set { write(newValue, for: key.descriptor) }
   }
 
   /// Removes the stored values of `keys`, so they read as their defaults.

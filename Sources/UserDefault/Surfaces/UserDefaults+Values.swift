@@ -16,7 +16,7 @@ extension UserDefaults {
   }
 
   package func set<Value>(_ value: Value, as type: Value.Type, forKey name: String) {
-    access.write(
+    write(
       value, for: KeyDescriptor(name: name, bridge: .shared, defaultValue: .constant(value)))
   }
 

@@ -127,7 +127,7 @@ public struct UserDefaultsWrapper<Value> {
     // `box.descriptor`, not `key`: a computed property hands back a copy of the
     // descriptor, a retain and release of each of its references on every call.
     get { userDefaults.value(box.descriptor) }
-    nonmutating set { userDefaults.access.write(newValue, for: box.descriptor) }
+    nonmutating set { userDefaults.write(newValue, for: box.descriptor) }
   }
 
   /// The stored entry: `$property.removeObject()`, `$property.key`, and more.
