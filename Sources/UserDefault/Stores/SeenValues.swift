@@ -115,6 +115,31 @@ final class SeenValues: Sendable {
       }
     }
 
+    /// Makes this the record of an agreement on `object`; whether it was not one already.
+    /// Opens `object` once: a write of another `Int` to an `Int` key, the common change,
+    /// costs one type comparison and sets one field.
+    @inline(__always)
+    mutating func change(to object: Any?) -> Bool {
+      guard let object else {
+        if held == .nothing { return false }
+        agree(on: nil)
+        return true
+      }
+      return change(toOpened: object)
+    }
+
+    @inline(__always)
+    private mutating func change<Object>(toOpened object: Object) -> Bool {
+      if held == .int, let value = ExactTypeCast.exactly(opened: object, as: Int.self) {
+        if value == int { return false }
+        int = value
+        return true
+      }
+      if holds(opened: object) { return false }
+      agree(onOpened: object)
+      return true
+    }
+
     /// Lets go of the text and the box, which only a record of them holds.
     private mutating func release() {
       if held == .text { text = "" }
@@ -212,10 +237,7 @@ final class SeenValues: Sendable {
       case .differing:
         record.pointee.agree(on: object)
         return true
-      case .nothing, .int, .text, .other:
-        let isSame = record.pointee.holds(object)
-        if !isSame { record.pointee.agree(on: object) }
-        return !isSame
+      case .nothing, .int, .text, .other: return record.pointee.change(to: object)
       }
     }
   }
