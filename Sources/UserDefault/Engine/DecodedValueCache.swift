@@ -8,7 +8,9 @@ import PropertyListCodec
 /// the library's own stores, which see every write, trust the entry without comparing.
 ///
 /// Memory: one entry per key read, sharing the store's object. In a suite that sees every
-/// write, a write removes it; elsewhere the key's next read replaces it.
+/// write, a write removes it; elsewhere a write removes only the record of a failure (so a
+/// value written again is reported again), and a decoded entry stays until a read decodes
+/// another object.
 @usableFromInline
 final class DecodedValueCache: Sendable {
   /// Immutable; `@unchecked` as the object is an `Any` and the value may not be Sendable:
@@ -42,6 +44,20 @@ final class DecodedValueCache: Sendable {
     var entries: [String: Entry] = [:]
     /// Counts invalidations, so a decode of an object read before a write is not cached.
     var generation: UInt64 = 0
+    /// How many entries record a failure: while none, ``forgetFailure(_:)`` hashes nothing.
+    var failures = 0
+
+    /// Sets `name`'s entry (`nil` removes), keeping ``failures`` counted.
+    mutating func set(_ name: String, _ entry: Entry?) {
+      let old: Entry?
+      if let entry {
+        old = entries.updateValue(entry, forKey: name)
+      } else {
+        old = entries.removeValue(forKey: name)
+      }
+      if old is Undecodable { failures -= 1 }
+      if entry is Undecodable { failures += 1 }
+    }
   }
   private let state = Lock(State())
 
@@ -75,7 +91,7 @@ final class DecodedValueCache: Sendable {
     }
     state.withLock { state in
       if let generation, generation != state.generation { return }
-      state.entries[name] = entry
+      state.set(name, entry)
     }
   }
 
@@ -83,7 +99,18 @@ final class DecodedValueCache: Sendable {
     state.withLock { state in
       state.generation &+= 1
       // An empty table (no value that needs the cache was read) costs no hash of the name.
-      if !state.entries.isEmpty { state.entries[name] = nil }
+      if !state.entries.isEmpty { state.set(name, nil) }
+    }
+  }
+
+  /// Drops `name`'s entry if it records a value that could not be read, so that the value,
+  /// stored again, is reported again; a decoded entry stays, as reads compare its object.
+  /// What a write to a suite that does not see every write calls. Cost: one lock while no
+  /// entry records a failure; else a lookup.
+  func forgetFailure(_ name: String) {
+    state.withLock { state in
+      guard state.failures > 0, state.entries[name] is Undecodable else { return }
+      state.set(name, nil)
     }
   }
 
@@ -91,6 +118,7 @@ final class DecodedValueCache: Sendable {
     state.withLock { state in
       state.generation &+= 1
       state.entries.removeAll()
+      state.failures = 0
     }
   }
 }

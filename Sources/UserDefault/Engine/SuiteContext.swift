@@ -27,15 +27,17 @@ final class SuiteContext: Sendable {
     }
   }
 
-  /// Drops changed keys' cached values and tells observers; outside every lock.
+  /// Drops what the cache must forget of changed keys and tells observers; outside every
+  /// lock.
   func announce(_ changes: [ChangeHub.Change]) {
     for change in changes { announce(change) }
   }
 
-  /// Only a suite that sees every write drops the key's cached value: it trusts entries
+  /// A suite that sees every write drops the key's cached value: it trusts entries
   /// uncompared. Elsewhere (Foundation instances) every read compares the entry's object
-  /// with the stored one, so an old entry is never handed out, and the next read's decode
-  /// replaces it; dropping it cost every write of a read key a hash of the name.
+  /// with the stored one, so an old entry is never handed out: only the record of a
+  /// failure is dropped, so that a bad value written again is reported again. Dropping
+  /// every entry cost every write of a read key a hash of the name.
   func announce(_ change: ChangeHub.Change) {
     announce(change.name, path: change.trackingPath) { change }
   }
@@ -43,7 +45,7 @@ final class SuiteContext: Sendable {
   /// A change of `name`, made by `change` only when a listener takes it: Observation's
   /// trackers alone need no change built and dropped.
   func announce(_ name: String, path: TrackedKeys.Path?, _ change: () -> ChangeHub.Change) {
-    if seesEveryWrite { cache.invalidate(name) }
+    if seesEveryWrite { cache.invalidate(name) } else { cache.forgetFailure(name) }
     hub.publish(name, path: path, change)
   }
 }

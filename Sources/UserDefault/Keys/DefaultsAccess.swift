@@ -1,8 +1,8 @@
 import Foundation
 import PropertyListCodec
 
-/// The one coding path from every surface to a suite's backend: nothing else decodes or
-/// encodes a value.
+/// The one coding path from every surface to a suite's backend, with
+/// `UserDefaults.write(_:for:)` for typed writes: nothing else decodes or encodes a value.
 @usableFromInline
 struct DefaultsAccess: Sendable {
   let backend: any StoreBackend
@@ -233,8 +233,8 @@ struct DefaultsAccess: Sendable {
 // MARK: The write path
 
 extension UserDefaults {
-  /// Every surface writes here (`nil` removes). Inlinable: unspecialised, every write
-  /// asks the runtime for its descriptor's and bridge's metadata.
+  /// Every typed write of every surface passes here (`nil` removes). Inlinable:
+  /// unspecialised, every write asks the runtime for its descriptor's and bridge's metadata.
   @inlinable
   func write<Value>(_ value: Value, for key: KeyDescriptor<Value>) {
     let object: Any?
@@ -246,7 +246,7 @@ extension UserDefaults {
     update(key.name, to: object, identity: key.identity)
   }
 
-  /// The backend is borrowed for the call: ``access`` retained and released it.
+  /// Borrows the backend for the call; ``access`` would retain and release it.
   @usableFromInline
   func update(_ name: String, to object: consuming Any?, identity: KeyIdentity) {
     withBackend { $0.update(name, to: object, identity: identity) }

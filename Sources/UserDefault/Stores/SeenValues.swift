@@ -91,8 +91,8 @@ final class SeenValues: Sendable {
       }
     }
 
-    /// Makes this the record of an agreement on `object`. Set field by field, each only
-    /// when it holds something: a new record released every field, on every changed write.
+    /// Makes this the record of an agreement on `object`, field by field, letting go only
+    /// of what the record holds: a new record would release and set every field.
     mutating func agree(on object: Any?) {
       guard let object else {
         release()

@@ -22,6 +22,42 @@ struct BadInputTests {
     #expect(defaults.string(forKey: "other") == "kept")
   }
 
+  /// A bad value is reported once per time it is stored: written again after a good one,
+  /// it is reported again, on a Foundation instance (whose writes keep the decoded-value
+  /// cache's entries and drop only its record of a failure) as on a store. Both a key whose
+  /// success is not cached (`Int`) and one whose is (`Codable`), the latter with no read of
+  /// the good value in between.
+  @Test func aBadValueStoredAgainIsReportedAgain() {
+    let suite = TestSuite()
+    for defaults in [suite.defaults, PreferencesStore.inMemory()] {
+      let name = uniqueKey()
+      let text = UserDefaults.Key<String>(name, default: "")
+      let number = UserDefaults.Key<Int>(name, default: 7)
+      let counted = UserDefaults.Key<Counted?>(name)
+      func reports() -> [DefaultsDiagnostic.Kind] {
+        Diagnostics.events(forKey: name).map(\.kind).filter { $0 != .keyCollision }
+      }
+      defaults[text] = "abc"
+      #expect(defaults[number] == 7)
+      #expect(defaults[number] == 7)
+      #expect(reports() == [.wrongType])
+      defaults[number] = 5
+      #expect(defaults[number] == 5)
+      defaults[text] = "abc"
+      #expect(defaults[number] == 7)
+      #expect(reports() == [.wrongType, .wrongType])
+
+      #expect(defaults[counted] == nil)
+      #expect(defaults[counted] == nil)
+      #expect(reports().last == .undecodableValue)
+      let before = reports().count
+      defaults[counted] = Counted(value: 1)
+      defaults[text] = "abc"
+      #expect(defaults[counted] == nil)
+      #expect(reports().count == before + 1)
+    }
+  }
+
   /// `defaults write app volume 7` stores the text "7": the report names the type flag.
   @Test(arguments: [("7", "-int 7"), ("2.5", "-float 2.5"), ("YES", "-bool YES")])
   func textThatReadsAsTheTypeNamesTheFix(text: String, flag: String) {
