@@ -33,17 +33,18 @@ final class SuiteContext: Sendable {
     for change in changes { announce(change) }
   }
 
-  /// A suite that sees every write drops the key's cached value: it trusts entries
-  /// uncompared. Elsewhere (Foundation instances) every read compares the entry's object
-  /// with the stored one, so an old entry is never handed out: only the record of a
-  /// failure is dropped, so that a bad value written again is reported again. Dropping
-  /// every entry cost every write of a read key a hash of the name.
   func announce(_ change: ChangeHub.Change) {
     announce(change.name, path: change.trackingPath) { change }
   }
 
   /// A change of `name`, made by `change` only when a listener takes it: Observation's
   /// trackers alone need no change built and dropped.
+  ///
+  /// A suite that sees every write drops the key's cached value: it trusts entries
+  /// uncompared. Elsewhere (Foundation instances) every read compares the entry's object
+  /// with the stored one, so an old entry is never handed out: only the record of a
+  /// failure is dropped, so that a bad value written again is reported again. Dropping
+  /// every entry cost every write of a read key a hash of the name.
   func announce(_ name: String, path: TrackedKeys.Path?, _ change: () -> ChangeHub.Change) {
     if seesEveryWrite { cache.invalidate(name) } else { cache.forgetFailure(name) }
     hub.publish(name, path: path, change)
