@@ -11,11 +11,47 @@ import PropertyListCodec
 /// Foundation instance, whose domains Foundation holds, asks ``seenChange(of:isArgument:from:to:below:)``.
 struct SearchList {
   /// Launch arguments (`-name value`); empty for an in-memory store, whose reads must not
-  /// depend on how the process was started.
-  var arguments: [String: StoredObject]
+  /// depend on how the process was started. Fixed for the list's life, so what
+  /// ``isArgument(_:number:)`` learnt of a key number stays true.
+  let arguments: [String: StoredObject]
+  /// Whether each ``KeyIdentity/number`` has an argument, learnt on its first read: once
+  /// any argument is given (`--output dir` is one), hashing every read's name again to
+  /// find none cost as much as the read's own lookup.
+  private var argumentPresence: [ArgumentPresence] = []
   /// The read-only domains below the suite's file, merged.
   var lower: [String: StoredObject] = [:]
   var registered: [String: StoredObject] = [:]
+
+  init(arguments: [String: StoredObject]) {
+    self.arguments = arguments
+  }
+
+  private enum ArgumentPresence: UInt8 {
+    case unknown, absent, present
+  }
+
+  /// Whether `name` is given as a launch argument, as ``isArgument(_:)``. Cost: nothing
+  /// without arguments; else an index into a table by `number` (the name's
+  /// ``KeyIdentity/number``), and a lookup by name on the number's first read or when
+  /// `number` is `nil`.
+  mutating func isArgument(_ name: String, number: Int?) -> Bool {
+    guard !arguments.isEmpty else { return false }
+    guard let number else { return arguments[name] != nil }
+    if number < argumentPresence.count, argumentPresence[number] != .unknown {
+      return argumentPresence[number] == .present
+    }
+    return learnArgument(of: name, number: number)
+  }
+
+  private mutating func learnArgument(of name: String, number: Int) -> Bool {
+    if number >= argumentPresence.count {
+      argumentPresence.append(
+        contentsOf: repeatElement(.unknown, count: number + 1 - argumentPresence.count))
+    }
+    let isPresent = arguments[name] != nil
+    argumentPresence[number] = isPresent ? .present : .absent
+    return isPresent
+  }
 
   /// Whether `name` is given as a launch argument, which every read returns instead.
   func isArgument(_ name: String) -> Bool {

@@ -130,22 +130,32 @@ final class FileStore: StoreBackend {
 
   // MARK: Reading
 
-  /// `number` is not used: the store looks names up in its own index.
-  func object(forKey name: String, number _: Int) -> Any? {
-    object(forKey: name)
+  /// `number` finds whether the name has a launch argument; the store looks the name up in
+  /// its own index.
+  func object(forKey name: String, number: Int) -> Any? {
+    storedObject(forKey: name, number: number)?.object
   }
 
   func object(forKey name: String) -> Any? {
     storedObject(forKey: name)?.object
   }
 
-  func storedObject(forKey name: String, number _: Int) -> StoredObject? {
-    storedObject(forKey: name)
+  func storedObject(forKey name: String, number: Int) -> StoredObject? {
+    storedObject(forKey: name, argumentNumber: number)
   }
 
   func storedObject(forKey name: String) -> StoredObject? {
+    storedObject(forKey: name, argumentNumber: nil)
+  }
+
+  @inline(__always)
+  private func storedObject(forKey name: String, argumentNumber: Int?) -> StoredObject? {
     state.withLock { guarded in
-      if hasArguments, let argument = guarded.state.search.arguments[name] { return argument }
+      if hasArguments, guarded.state.search.isArgument(name, number: argumentNumber),
+        let argument = guarded.state.search.arguments[name]
+      {
+        return argument
+      }
       // `StoredValues.object(forKey:)` and `SearchList.below(_:)` inlined by hand: as
       // calls they were slower on every read.
       if guarded.state.values.isIndexed {

@@ -38,6 +38,23 @@ import Testing
     #expect(ArgumentText.readings(of: count).contains { $0 as? Int == 5 })
   }
 
+  @Test func anArgumentIsFoundByKeyNumberAsByName() {
+    var list = SearchList(arguments: ["count": .string("5")])
+    // The first pass learns each number's answer; the second reads what it learnt, after
+    // the table grew past the numbers learnt first.
+    for _ in 0..<2 {
+      let found = [
+        list.isArgument("count", number: 3), list.isArgument("other", number: 0),
+        list.isArgument("other", number: 7), list.isArgument("count", number: nil),
+        list.isArgument("other", number: nil),
+      ]
+      #expect(found == [true, false, false, true, false])
+    }
+    var none = SearchList(arguments: [:])
+    let isArgument = none.isArgument("count", number: 3)
+    #expect(!isArgument)
+  }
+
   @Test func argumentsThatAreNotPropertyListsAreLeftOut() {
     let values = LaunchArguments.objects(in: ["ok": 1, "bad": NSObject()])
     #expect(values.keys.sorted() == ["ok"])
