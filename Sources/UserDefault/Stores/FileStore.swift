@@ -217,7 +217,7 @@ final class FileStore: StoreBackend {
   // MARK: Writing
 
   func update(_ name: String, to object: Any?, identity: KeyIdentity?) {
-    update(CollectionOfOne((name, object, identity?.path)))
+    update(CollectionOfOne((name, object, identity)))
   }
 
   func update(_ changes: [String: Any?]) {
@@ -225,10 +225,10 @@ final class FileStore: StoreBackend {
   }
 
   func update(_ writes: [(name: String, object: Any?, identity: KeyIdentity?)]) {
-    update(writes.lazy.map { ($0.name, $0.object, $0.identity?.path) })
+    update(writes.lazy.map { ($0.name, $0.object, $0.identity) })
   }
 
-  private func update<Changes: Collection<(String, Any?, TrackedKeys.Path?)>>(_ changes: Changes) {
+  private func update<Changes: Collection<(String, Any?, KeyIdentity?)>>(_ changes: Changes) {
     while true {
       guard let (applied, window) = apply(changes) else { continue }
       context.announce(applied)
@@ -240,7 +240,7 @@ final class FileStore: StoreBackend {
   /// `nil` (nothing applied) while the values are still an index, whose dictionary is
   /// then made outside the lock.
   @inline(__always)
-  private func apply<Changes: Collection<(String, Any?, TrackedKeys.Path?)>>(
+  private func apply<Changes: Collection<(String, Any?, KeyIdentity?)>>(
     _ changes: Changes
   ) -> ([ChangeHub.Change], Duration?)? {
     let result = state.withLock { guarded -> ([ChangeHub.Change], Duration?)? in
@@ -248,13 +248,13 @@ final class FileStore: StoreBackend {
       guard !guarded.state.values.isIndexed else { return nil }
       var applied: [ChangeHub.Change] = []
       var wrote = false
-      for (name, object, trackingPath) in changes {
+      for (name, object, identity) in changes {
         guard var change = guarded.state.storeChange(object, forName: name) else { continue }
-        change.trackingPath = trackingPath
+        change.trackingPath = identity?.path
         guarded.state.noteChange(of: name)
         wrote = true
         // A launch argument still wins: the write changes the file, not what is seen.
-        if guarded.state.search.isArgument(name) { continue }
+        if guarded.state.search.isArgument(name, number: identity?.number) { continue }
         applied.append(change)
       }
       let schedule = wrote && file != nil && guarded.state.flushes.queue()
