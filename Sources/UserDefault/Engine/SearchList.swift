@@ -14,9 +14,9 @@ struct SearchList {
   /// depend on how the process was started. Fixed for the list's life, so what
   /// ``isArgument(_:number:)`` learnt of a key number stays true.
   let arguments: [String: StoredObject]
-  /// Whether each ``KeyIdentity/number`` has an argument, learnt on its first read: once
-  /// any argument is given (`--output dir` is one), hashing every read's name again to
-  /// find none cost as much as the read's own lookup.
+  /// Whether each ``KeyIdentity/number``'s name has an argument, learnt at its first use:
+  /// once any argument is given, hashing every read's name again, to find none, cost as
+  /// much as the read's own lookup.
   private var argumentPresence: [ArgumentPresence] = []
   /// The read-only domains below the suite's file, merged.
   var lower: [String: StoredObject] = [:]
@@ -30,13 +30,17 @@ struct SearchList {
     case unknown, absent, present
   }
 
-  /// Whether `name` is given as a launch argument, as ``isArgument(_:)``. Cost: nothing
-  /// without arguments; else an index into a table by `number` (the name's
-  /// ``KeyIdentity/number``), and a lookup by name on the number's first read or when
-  /// `number` is `nil`.
+  /// Whether `name` is given as a launch argument, as ``isArgument(_:)``, asked by number.
+  ///
+  /// - Parameters:
+  ///   - name: The stored name.
+  ///   - number: `name`'s ``KeyIdentity/number``; `nil` to look the name up.
+  /// - Returns: Whether an argument for `name` hides its stored values. Cost: nothing
+  ///   without arguments; else an index into a table, and a lookup of the name at the
+  ///   number's first use or without a number.
   mutating func isArgument(_ name: String, number: Int?) -> Bool {
+    guard let number else { return isArgument(name) }
     guard !arguments.isEmpty else { return false }
-    guard let number else { return arguments[name] != nil }
     if number < argumentPresence.count, argumentPresence[number] != .unknown {
       return argumentPresence[number] == .present
     }

@@ -141,17 +141,17 @@ final class FileStore: StoreBackend {
   }
 
   func storedObject(forKey name: String, number: Int) -> StoredObject? {
-    storedObject(forKey: name, argumentNumber: number)
+    storedObject(forKey: name, keyNumber: number)
   }
 
   func storedObject(forKey name: String) -> StoredObject? {
-    storedObject(forKey: name, argumentNumber: nil)
+    storedObject(forKey: name, keyNumber: nil)
   }
 
   @inline(__always)
-  private func storedObject(forKey name: String, argumentNumber: Int?) -> StoredObject? {
+  private func storedObject(forKey name: String, keyNumber: Int?) -> StoredObject? {
     state.withLock { guarded in
-      if hasArguments, guarded.state.search.isArgument(name, number: argumentNumber),
+      if hasArguments, guarded.state.search.isArgument(name, number: keyNumber),
         let argument = guarded.state.search.arguments[name]
       {
         return argument

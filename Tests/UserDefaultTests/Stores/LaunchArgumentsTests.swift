@@ -40,15 +40,15 @@ import Testing
 
   @Test func anArgumentIsFoundByKeyNumberAsByName() {
     var list = SearchList(arguments: ["count": .string("5")])
-    // The first pass learns each number's answer; the second reads what it learnt, after
-    // the table grew past the numbers learnt first.
+    // The first pass learns each number's answer, number 5 inside the range that learning
+    // number 7 grew the table by; the second reads what it learnt.
     for _ in 0..<2 {
       let found = [
         list.isArgument("count", number: 3), list.isArgument("other", number: 0),
-        list.isArgument("other", number: 7), list.isArgument("count", number: nil),
-        list.isArgument("other", number: nil),
+        list.isArgument("other", number: 7), list.isArgument("count", number: 5),
+        list.isArgument("count", number: nil), list.isArgument("other", number: nil),
       ]
-      #expect(found == [true, false, false, true, false])
+      #expect(found == [true, false, false, true, true, false])
     }
     var none = SearchList(arguments: [:])
     let isArgument = none.isArgument("count", number: 3)
