@@ -68,20 +68,27 @@ final class ChangeHub: Sendable {
     /// The empty name holds listeners of every key.
     var listeners: [String: Listeners] = [:]
     /// Zero lets writes skip all observation work.
-    var listenerCount = 0
+    var listenerCount = 0 {
+      didSet { listenerMirror.set(listenerCount) }
+    }
+    /// Lets a write without listeners skip the lock (``MirroredCount``).
+    let listenerMirror: MirroredCount
   }
 
   let suite: String?
-  // One lock, so a write takes one; `Synchronization.Atomic` needs macOS 15 / iOS 18.
-  private let state = Lock(State())
+  /// A write with no listener anywhere takes no lock here, where the mirror allows.
+  private let listenerMirror = MirroredCount()
+  private let state: Lock<State>
   let tracking = TrackedKeys()
 
   init(suite: String?) {
     self.suite = suite
+    self.state = Lock(State(listenerMirror: listenerMirror))
   }
 
   func hasListeners(for name: String) -> Bool {
-    state.withLock {
+    guard listenerMirror.mayBeNonzero else { return false }
+    return state.withLock {
       $0.listenerCount > 0
         && ($0.listeners[name]?.isEmpty == false || $0.listeners[""]?.isEmpty == false)
     }
@@ -123,6 +130,7 @@ final class ChangeHub: Sendable {
   /// for whom `change` is made, only when there are some. Typed observers of one key
   /// listen as one group, which decodes once (``ObserverGroup``).
   func publish(_ name: String, path: TrackedKeys.Path?, _ change: () -> Change) {
+    guard listenerMirror.mayBeNonzero else { return tracking.didChange(name, path: path) }
     let taken: (named: Listeners?, any: Listeners?) = state.withLock { state in
       if state.listenerCount == 0 { return (nil, nil) }
       return (state.listeners[name], state.listeners[""])

@@ -44,8 +44,12 @@ final class DecodedValueCache: Sendable {
     var entries: [String: Entry] = [:]
     /// Counts invalidations, so a decode of an object read before a write is not cached.
     var generation: UInt64 = 0
-    /// How many entries record a failure: while none, ``forgetFailure(_:)`` hashes nothing.
-    var failures = 0
+    /// How many entries record a failure: while none, ``forgetFailure(_:)`` takes no lock
+    /// where the mirror allows, and hashes nothing.
+    var failures = 0 {
+      didSet { failureMirror.set(failures) }
+    }
+    let failureMirror: MirroredCount
 
     /// Sets `name`'s entry (`nil` removes), keeping ``failures`` counted.
     mutating func set(_ name: String, _ entry: Entry?) {
@@ -59,7 +63,12 @@ final class DecodedValueCache: Sendable {
       if entry is Undecodable { failures += 1 }
     }
   }
-  private let state = Lock(State())
+  private let failureMirror = MirroredCount()
+  private let state: Lock<State>
+
+  init() {
+    state = Lock(State(failureMirror: failureMirror))
+  }
 
   /// The entry for `name` if decoded from an object equal to `object` by `token`. Not
   /// generic, so the read path pays no generic-enum copies.
@@ -105,9 +114,11 @@ final class DecodedValueCache: Sendable {
 
   /// Drops `name`'s entry if it records a value that could not be read, so that the value,
   /// stored again, is reported again; a decoded entry stays, as reads compare its object.
-  /// What a write to a suite that does not see every write calls. Cost: one lock while no
-  /// entry records a failure; else a lookup.
+  /// What a write to a suite that does not see every write calls. Cost: while no entry
+  /// records a failure, an atomic load on Linux and a lock on Apple platforms; else a lock
+  /// and a lookup.
   func forgetFailure(_ name: String) {
+    guard failureMirror.mayBeNonzero else { return }
     state.withLock { state in
       guard state.failures > 0, state.entries[name] is Undecodable else { return }
       state.set(name, nil)

@@ -14,7 +14,11 @@ final class FoundationSuite: StoreBackend, FileChangeListener {
   let context: SuiteContext
   private let defaults: Instance
   private let saving: Saving?
+  /// Made at the first observation of outside changes, then kept.
   private let notifications = Lock<FoundationChangeNotifications?>(nil)
+  /// One once ``notifications`` is made: until then a write takes no lock for it, where
+  /// the mirror allows.
+  private let notificationsMirror = MirroredCount()
   private let oneRunAtATime = Lock(())
   private let seen = SeenValues()
   /// System-wide defaults (Foundation reads the global domain itself), read lazily,
@@ -324,7 +328,7 @@ final class FoundationSuite: StoreBackend, FileChangeListener {
   /// Foundation's `set`, and the record of what readers hold.
   /// - Returns: Whether readers may see a change (``SeenValues/wrote(_:_:)``).
   private func setAndRecord(_ object: Any?, forKey name: String, identity: KeyIdentity?) -> Bool {
-    if let watcher = notifications.withLock({ $0 }) {
+    if notificationsMirror.mayBeNonzero, let watcher = notifications.withLock({ $0 }) {
       watcher.libraryWrites(name, object) { storeInFoundation(object, forKey: name) }
     } else {
       storeInFoundation(object, forKey: name)
@@ -385,6 +389,7 @@ final class FoundationSuite: StoreBackend, FileChangeListener {
         read: { instance.value?.object(forKey: $0) },
         announce: { context.announce($0) })
       current = made
+      notificationsMirror.set(1)
       return (made, true)
     }
     if isNew { watcher.subscribe() }
