@@ -44,8 +44,9 @@ final class DecodedValueCache: Sendable {
     var entries: [String: Entry] = [:]
     /// Counts invalidations, so a decode of an object read before a write is not cached.
     var generation: UInt64 = 0
-    /// How many entries record a failure: while none, ``forgetFailure(_:)`` takes no lock
-    /// where the mirror allows, and hashes nothing.
+    /// How many entries record a failure: while none, ``forgetFailure(_:)`` hashes
+    /// nothing. Changed only in place: a whole `State` assigned would not run the `didSet`
+    /// that keeps the mirror.
     var failures = 0 {
       didSet { failureMirror.set(failures) }
     }
@@ -59,10 +60,13 @@ final class DecodedValueCache: Sendable {
       } else {
         old = entries.removeValue(forKey: name)
       }
-      if old is Undecodable { failures -= 1 }
-      if entry is Undecodable { failures += 1 }
+      // One change, not two: between a `-= 1` and a `+= 1` the mirror would read zero.
+      let change = (entry is Undecodable ? 1 : 0) - (old is Undecodable ? 1 : 0)
+      if change != 0 { failures += change }
     }
   }
+  /// ``State/failures``, readable without the lock: on Linux a write while no entry
+  /// records a failure, almost always the case, takes no lock here.
   private let failureMirror = MirroredCount()
   private let state: Lock<State>
 

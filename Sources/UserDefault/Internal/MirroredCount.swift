@@ -1,23 +1,24 @@
 #if !canImport(Darwin)
-  import Synchronization
+  import Synchronization  // availability: checked (Linux only: no Apple availability applies)
 #endif
 
 /// A count that its owner keeps under its own lock, mirrored so that a hot path can learn
 /// that it is zero without taking that lock.
 ///
-/// Every write of a preference asks whether anyone listens, whether the decoded-value cache
-/// records a failure, whether outside changes are watched; almost always the answer is no,
-/// and each question was a lock taken and let go. The owner still keeps the count under
-/// its lock and checks it there: the mirror only lets it skip the lock when the count is
-/// zero. Set under the owner's lock, so a path that finds it nonzero and then takes the
-/// lock sees the state the mirror came from, or a newer one. Sequentially consistent, as
-/// the lock's order was: a path that wrote a value and then finds no listener is ordered
-/// before any listener that registers later and then reads the value.
+/// The owner still keeps the count under its lock and checks it there: the mirror only
+/// lets it skip the lock when the count is zero. Why a skipped lock loses nothing: the
+/// mirror is set only under the owner's lock, once per change of the count, so every
+/// value a load can find is the count at some release of the lock, and a load that finds
+/// zero decides as a lock taken at that release would have. What the load cannot see is a
+/// change made after it, which a lock taken at the same moment could not see either; a
+/// change that happened before it (the same thread, or ordered by any lock) is seen, by
+/// the atomic's coherence alone. Sequentially consistent for simplicity: relaxed loads
+/// and stores would be as correct.
 ///
 /// On Linux the mirror is an `Atomic`. On Apple platforms `Atomic` needs macOS 15 and
 /// iOS 18, later than the package's platforms, so there the mirror always says the count
-/// may be nonzero and every path takes its lock, as it did before. Cost: one atomic load
-/// (Linux); nothing (Apple platforms).
+/// may be nonzero and every path takes its owner's lock. Cost: one atomic load (Linux);
+/// nothing (Apple platforms).
 final class MirroredCount: Sendable {
   #if !canImport(Darwin)
     private let value = Atomic<Int>(0)

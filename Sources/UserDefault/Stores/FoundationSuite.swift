@@ -16,9 +16,9 @@ final class FoundationSuite: StoreBackend, FileChangeListener {
   private let saving: Saving?
   /// Made at the first observation of outside changes, then kept.
   private let notifications = Lock<FoundationChangeNotifications?>(nil)
-  /// One once ``notifications`` is made: until then a write takes no lock for it, where
-  /// the mirror allows.
-  private let notificationsMirror = MirroredCount()
+  /// 1 once ``notifications`` is made, else 0: until then a write takes no lock for it on
+  /// Linux.
+  private let watcherMirror = MirroredCount()
   private let oneRunAtATime = Lock(())
   private let seen = SeenValues()
   /// System-wide defaults (Foundation reads the global domain itself), read lazily,
@@ -328,7 +328,7 @@ final class FoundationSuite: StoreBackend, FileChangeListener {
   /// Foundation's `set`, and the record of what readers hold.
   /// - Returns: Whether readers may see a change (``SeenValues/wrote(_:_:)``).
   private func setAndRecord(_ object: Any?, forKey name: String, identity: KeyIdentity?) -> Bool {
-    if notificationsMirror.mayBeNonzero, let watcher = notifications.withLock({ $0 }) {
+    if watcherMirror.mayBeNonzero, let watcher = notifications.withLock({ $0 }) {
       watcher.libraryWrites(name, object) { storeInFoundation(object, forKey: name) }
     } else {
       storeInFoundation(object, forKey: name)
@@ -389,7 +389,7 @@ final class FoundationSuite: StoreBackend, FileChangeListener {
         read: { instance.value?.object(forKey: $0) },
         announce: { context.announce($0) })
       current = made
-      notificationsMirror.set(1)
+      watcherMirror.set(1)
       return (made, true)
     }
     if isNew { watcher.subscribe() }
