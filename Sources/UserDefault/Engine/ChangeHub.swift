@@ -135,7 +135,7 @@ final class ChangeHub: Sendable {
   /// Observation's: without listeners anywhere in the suite, an atomic load on Linux; else
   /// a lock and up to two lookups.
   func publish(_ name: String, path: TrackedKeys.Path?, _ change: () -> Change) {
-    // Observation is told first when nobody listens, as after the listeners were taken.
+    // Nobody listens: only Observation is told, as the locked path below would tell it.
     guard listenerMirror.mayBeNonzero else { return tracking.didChange(name, path: path) }
     let taken: (named: Listeners?, any: Listeners?) = state.withLock { state in
       if state.listenerCount == 0 { return (nil, nil) }
