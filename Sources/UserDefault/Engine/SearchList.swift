@@ -19,8 +19,15 @@ struct SearchList {
   /// much as the read's own lookup.
   private var argumentPresence: [ArgumentPresence] = []
   /// The read-only domains below the suite's file, merged.
-  var lower: [String: StoredObject] = [:]
-  var registered: [String: StoredObject] = [:]
+  var lower: [String: StoredObject] = [:] {
+    didSet { version &+= 1 }
+  }
+  var registered: [String: StoredObject] = [:] {
+    didSet { version &+= 1 }
+  }
+  /// Changes with every change of ``lower`` or ``registered``, and only then: what a read
+  /// found below a suite's own values holds while it is the same (``FoundObjects``).
+  private(set) var version: UInt64 = 0
 
   init(arguments: [String: StoredObject]) {
     self.arguments = arguments

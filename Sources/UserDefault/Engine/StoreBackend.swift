@@ -6,8 +6,8 @@ import PropertyListCodec
 protocol StoreBackend: AnyObject, Sendable {
   var context: SuiteContext { get }
 
-  /// Registered defaults included; `number`: the name's ``KeyIdentity/number``. Cost: one
-  /// lookup.
+  /// Registered defaults included; `number`: the name's ``KeyIdentity/number``, which a
+  /// backend may use in place of the name to find a record of it. Cost: one lookup.
   func object(forKey name: String, number: Int) -> Any?
 
   /// Every typed read's path; a store holding ``StoredObject``s hands them out as they

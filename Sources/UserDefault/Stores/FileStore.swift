@@ -18,8 +18,15 @@ final class FileStore: StoreBackend {
   private struct State {
     /// ``StoredObject``s, so a typed scalar read makes no runtime cast; after a cold open
     /// that the library's own reader read, an index of the file until a write.
-    var values = StoredValues()
+    var values = StoredValues() {
+      didSet { valuesVersion &+= 1 }
+    }
+    /// Changes with every change of ``values``; from 1, so that with the search list's
+    /// version, ``readVersion`` is never 0.
+    private(set) var valuesVersion: UInt64 = 1
     var search: SearchList
+    /// What typed reads found, by key number, in ``readVersion``.
+    var found = FoundObjects()
     var pending = PendingWrites<Void>()
     var flushes = FlushProgress()
     var flushWindow: Duration
@@ -35,7 +42,14 @@ final class FileStore: StoreBackend {
     var hasStoppedSaving = false
 
     /// The change, or `nil` when `object` (`nil` removes) is already stored. One lookup.
-    mutating func storeChange(_ object: Any?, forName name: String) -> ChangeHub.Change? {
+    /// `number`: the name's, which tells what reads of other keys found that this write
+    /// leaves as it was (``FoundObjects/wrote(_:before:after:)``).
+    mutating func storeChange(_ object: Any?, forName name: String, number: Int?)
+      -> ChangeHub.Change?
+    {
+      // What follows changes this name's value and nothing else.
+      let before = readVersion
+      defer { if let number { found.wrote(number, before: before, after: readVersion) } }
       // ``SearchList``'s rule, spelled out: passing it optionals copies them through their
       // value witnesses on every write.
       guard let object else {
@@ -58,6 +72,28 @@ final class FileStore: StoreBackend {
 
     mutating func noteChange(of name: String) {
       pending.record(name, ())
+    }
+
+    /// The version of everything a read looks in: a sum of two counters that only grow,
+    /// so it grows with any change of either.
+    var readVersion: UInt64 { valuesVersion &+ search.version }
+
+    /// What a read of `name` finds: its launch argument, its own value, a lower domain's,
+    /// its registered default. `number` (`nil`: none) finds whether it has an argument.
+    @inline(__always)
+    mutating func lookUp(_ name: String, number: Int?) -> StoredObject? {
+      if search.isArgument(name, number: number), let argument = search.arguments[name] {
+        return argument
+      }
+      // `StoredValues.object(forKey:)` and `SearchList.below(_:)` inlined by hand: as
+      // calls they were slower on every read by name.
+      if values.isIndexed {
+        if let value = values.indexedObject(forKey: name) { return value }
+      } else if let value = values.dictionaryObject(forKey: name) {
+        return value
+      }
+      if !search.lower.isEmpty, let lower = search.lower[name] { return lower }
+      return search.registered[name]
     }
   }
 
@@ -130,8 +166,6 @@ final class FileStore: StoreBackend {
 
   // MARK: Reading
 
-  /// `number` finds whether the name has a launch argument; the store looks the name up in
-  /// its own index.
   func object(forKey name: String, number: Int) -> Any? {
     storedObject(forKey: name, number: number)?.object
   }
@@ -140,34 +174,21 @@ final class FileStore: StoreBackend {
     storedObject(forKey: name)?.object
   }
 
+  /// Found by `number` while nothing changed since the key's last read (``FoundObjects``):
+  /// an index into an array rather than a hash of the name. After a change, the name is
+  /// looked up in the suite's index and domains, and what it finds is kept.
   func storedObject(forKey name: String, number: Int) -> StoredObject? {
-    storedObject(forKey: name, keyNumber: number)
+    state.withLock { guarded in
+      let version = guarded.state.readVersion
+      if let found = guarded.state.found.object(number, version: version) { return found }
+      let found = guarded.state.lookUp(name, number: number)
+      guarded.state.found.keep(found, number, version: version)
+      return found
+    }
   }
 
   func storedObject(forKey name: String) -> StoredObject? {
-    storedObject(forKey: name, keyNumber: nil)
-  }
-
-  @inline(__always)
-  private func storedObject(forKey name: String, keyNumber: Int?) -> StoredObject? {
-    state.withLock { guarded in
-      if hasArguments, guarded.state.search.isArgument(name, number: keyNumber),
-        let argument = guarded.state.search.arguments[name]
-      {
-        return argument
-      }
-      // `StoredValues.object(forKey:)` and `SearchList.below(_:)` inlined by hand: as
-      // calls they were slower on every read.
-      if guarded.state.values.isIndexed {
-        if let value = guarded.state.values.indexedObject(forKey: name) { return value }
-      } else if let value = guarded.state.values.dictionaryObject(forKey: name) {
-        return value
-      }
-      if !guarded.state.search.lower.isEmpty, let lower = guarded.state.search.lower[name] {
-        return lower
-      }
-      return guarded.state.search.registered[name]
-    }
+    state.withLock { $0.state.lookUp(name, number: nil) }
   }
 
   func launchArgument(forKey name: String) -> StoredObject? {
@@ -249,7 +270,9 @@ final class FileStore: StoreBackend {
       var applied: [ChangeHub.Change] = []
       var wrote = false
       for (name, object, identity) in changes {
-        guard var change = guarded.state.storeChange(object, forName: name) else { continue }
+        guard
+          var change = guarded.state.storeChange(object, forName: name, number: identity?.number)
+        else { continue }
         change.trackingPath = identity?.path
         guarded.state.noteChange(of: name)
         wrote = true

@@ -12,7 +12,8 @@ import PropertyListCodec
 /// let scratch = PreferencesStore.inMemory()   // for tests and previews: no disk at all
 /// ```
 ///
-/// - Reads: a lock and a lookup (typed reads reuse decoded values).
+/// - Reads: a lock and a lookup (typed reads reuse decoded values, and find what the
+///   key's last read found by its number until something changes).
 /// - Writes: visible at once, durable within ``flushWindow`` and at exit (temporary file,
 ///   `fsync`, `rename`, under an `flock`). A flush merges only this process's changed keys
 ///   into the file on disk, so processes writing different keys lose nothing.
