@@ -25,8 +25,8 @@ struct SearchList {
   var registered: [String: StoredObject] = [:] {
     didSet { version &+= 1 }
   }
-  /// Changes with every change of ``lower`` or ``registered``, and only then: what a read
-  /// found below a suite's own values holds while it is the same (``FoundObjects``).
+  /// Changes at every assignment or mutation of ``lower`` or ``registered``, and at no
+  /// other: what a read found below a suite's own values holds while it is the same.
   private(set) var version: UInt64 = 0
 
   init(arguments: [String: StoredObject]) {

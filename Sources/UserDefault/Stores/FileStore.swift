@@ -74,6 +74,12 @@ final class FileStore: StoreBackend {
       pending.record(name, ())
     }
 
+    /// The suite's own values as a dictionary, made now if they are still an index; a
+    /// listing that finds it made changes nothing, so typed reads keep what they found.
+    mutating func ownValues() -> [String: StoredObject] {
+      values.madeDictionary ?? values.dictionary()
+    }
+
     /// The version of everything a read looks in: a sum of two counters that only grow,
     /// so it grows with any change of either.
     var readVersion: UInt64 { valuesVersion &+ search.version }
@@ -202,12 +208,12 @@ final class FileStore: StoreBackend {
   /// Every domain merged as Foundation merges its search list.
   func dictionaryRepresentation() -> [String: Any] {
     makeDictionaryOutsideLock()
-    return state.withLock { $0.state.search.merged(over: $0.state.values.dictionary()) }.objects
+    return state.withLock { $0.state.search.merged(over: $0.state.ownValues()) }.objects
   }
 
   func persistentValues() -> [String: Any] {
     makeDictionaryOutsideLock()
-    return state.withLock { $0.state.values.dictionary() }.objects
+    return state.withLock { $0.state.ownValues() }.objects
   }
 
   func register(_ values: [String: Any]) {
@@ -218,7 +224,7 @@ final class FileStore: StoreBackend {
 
   func storedNames() -> [String] {
     makeDictionaryOutsideLock()
-    return state.withLock { Array($0.state.values.names()) }
+    return state.withLock { Array($0.state.ownValues().keys) }
   }
 
   /// Outside the lock, which readers would wait on for a large file; put in place unless
@@ -481,7 +487,7 @@ final class FileStore: StoreBackend {
         return []
       }
       let found = disk.dictionary()
-      let names = Set(found.keys).union(guarded.state.values.names()).filter {
+      let names = Set(found.keys).union(guarded.state.ownValues().keys).filter {
         !guarded.state.pending.contains($0)
       }
       let changes = guarded.state.values.withDictionary {

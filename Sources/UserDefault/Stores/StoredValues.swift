@@ -51,14 +51,13 @@ struct StoredValues {
     return index.isSame(as: otherIndex)
   }
 
+  /// The dictionary, if it was made: unlike ``dictionary()``, not a change of the values,
+  /// so reads that found them keep what they found.
+  var madeDictionary: [String: StoredObject]? { isIndexed ? nil : table }
+
   mutating func dictionary() -> [String: StoredObject] {
     makeDictionary()
     return table
-  }
-
-  mutating func names() -> Dictionary<String, StoredObject>.Keys {
-    makeDictionary()
-    return table.keys
   }
 
   /// Runs `body` on the dictionary (made now if it was not), which it may change.

@@ -1,12 +1,17 @@
 import Foundation
 import Testing
 
+@testable import PropertyListCodec
 @testable import UserDefault
 
 /// A typed read finds by key number what the key's last read found, while nothing changed
-/// (``FoundObjects``): every change a read would see must still be seen.
+/// (``FoundObjects``): every change a read would see must still be seen. A change of the
+/// lower domains is pinned by "A change to the global file is noticed by the poll, and
+/// observers are told" (`SearchListTests`), a write under a launch argument by the child
+/// process test "A write under an argument goes to the file; reads keep the argument".
 @Suite("Typed reads found by number")
 struct FoundObjectsTests {
+  /// The rule holds on every backend; only the stores keep what reads found.
   @Test(
     "A typed read sees every change made since the key's last read, through either object",
     arguments: BackendKind.allCases)
@@ -51,6 +56,75 @@ struct FoundObjectsTests {
     writer.reset(text)
     #expect(reader[text] == "")
     withExtendedLifetime(keepAlive) {}
+  }
+
+  @Test(
+    "Reads after a transaction of several keys see each key's write, and leave others as they were",
+    arguments: BackendKind.allCases)
+  func readsAfterATransactionSeeEachWrite(_ kind: BackendKind) throws {
+    let (writer, reader, keepAlive) = kind.makeSuite()
+    let first = UserDefaults.Key<Int>(uniqueKey("first"), default: 0)
+    let second = UserDefaults.Key<String>(uniqueKey("second"), default: "")
+    let untouched = UserDefaults.Key<Int>(uniqueKey("untouched"), default: 0)
+    writer[untouched] = 7
+    #expect(reader[first] == 0 && reader[second] == "" && reader[untouched] == 7)
+    try writer.transaction { t in
+      t[first] = 1
+      t[second] = "b"
+      t[first] += 1
+    }
+    #expect(reader[first] == 2 && reader[second] == "b" && reader[untouched] == 7)
+    _ = reader.dictionaryRepresentation()  // a listing changes nothing a read finds
+    writer.set(8, forKey: untouched.name)
+    #expect(reader[untouched] == 8 && reader[first] == 2)
+    withExtendedLifetime(keepAlive) {}
+  }
+
+  @Test("What reads found keeps scalars and short text only, for numbers not far past those kept")
+  func whatIsKept() {
+    var found = FoundObjects()
+    let short = String(repeating: "a", count: FoundObjects.longestText)
+    found.keep(.int(1), 0, version: 1)
+    found.keep(.string(short), 1, version: 1)
+    found.keep(.string(short + "a"), 2, version: 1)
+    found.keep(.other(Data([1])), 3, version: 1)
+    found.keep(nil, 4, version: 1)
+    #expect(Self.describe(found.object(0, version: 1)) == "kept 1")
+    #expect(Self.describe(found.object(1, version: 1)) == "kept \(short)")
+    #expect(Self.describe(found.object(2, version: 1)) == "not kept")
+    #expect(Self.describe(found.object(3, version: 1)) == "not kept")
+    #expect(Self.describe(found.object(4, version: 1)) == "kept nothing")
+    #expect(Self.describe(found.object(0, version: 2)) == "not kept")
+    // Five numbers kept: one far past them is looked up by name.
+    let far = FoundObjects.numbersAlwaysKept + 100
+    found.keep(.int(5), far, version: 1)
+    #expect(Self.describe(found.object(far, version: 1)) == "not kept")
+    found.keep(.int(6), FoundObjects.numbersAlwaysKept - 1, version: 1)
+    #expect(Self.describe(found.object(FoundObjects.numbersAlwaysKept - 1, version: 1)) == "kept 6")
+  }
+
+  static func describe(_ found: StoredObject??) -> String {
+    switch found {
+    case nil: "not kept"
+    case .some(nil): "kept nothing"
+    case .some(let object?): "kept \(object.object)"
+    }
+  }
+
+  @Test("A value written over by name is not kept alive by what an earlier read found")
+  func aValueWrittenOverByNameIsReleased() {
+    let store = PreferencesStore.inMemory()
+    let name = uniqueKey("blob")
+    let number = KeyIdentity.of(name).number
+    weak var released: NSData?
+    do {
+      let blob = NSData(data: Data(count: 16))
+      released = blob
+      store.fileStore.update(name, to: blob, identity: nil)
+      #expect(store.fileStore.storedObject(forKey: name, number: number) != nil)
+    }
+    store.removeObject(forKey: name)
+    #expect(released == nil)
   }
 
   @Test("A typed read of a store sees the file another program replaced, once read again")
