@@ -80,6 +80,15 @@ final class FileStore: StoreBackend {
       values.madeDictionary ?? values.dictionary()
     }
 
+    /// ``lookUp(_:number:)``, keeping what it found for the key's next read. Out of line,
+    /// so that the read that finds its slot stays short.
+    @inline(never)
+    mutating func lookUpAndKeep(_ name: String, number: Int, version: UInt64) -> StoredObject? {
+      let object = lookUp(name, number: number)
+      found.keep(object, number, version: version)
+      return object
+    }
+
     /// The version of everything a read looks in: a sum of two counters that only grow,
     /// so it grows with any change of either.
     var readVersion: UInt64 { valuesVersion &+ search.version }
@@ -187,9 +196,7 @@ final class FileStore: StoreBackend {
     state.withLock { guarded in
       let version = guarded.state.readVersion
       if let found = guarded.state.found.object(number, version: version) { return found }
-      let found = guarded.state.lookUp(name, number: number)
-      guarded.state.found.keep(found, number, version: version)
-      return found
+      return guarded.state.lookUpAndKeep(name, number: number, version: version)
     }
   }
 
