@@ -18,11 +18,12 @@ import PropertyListCodec
 /// What it keeps, and so what a slot can hold on to after the value is gone (a write by
 /// name or a file read again leaves slots until their key's next read): `Int`, `Double`
 /// and `Bool` values, and text of at most ``longestText`` bytes. Other objects (data,
-/// arrays, dictionaries, dates) are looked up by name on every read, as before. Cost in
-/// memory: 48 bytes a
-/// number up to the largest kept (fewer where `Int` is 32 bits), that number being at most
-/// eight times the count of numbers kept, or below ``numbersAlwaysKept``: a process with
-/// many names (`"row.\(id)"`) does not make each store hold a slot for each of them.
+/// arrays, dictionaries, dates) are looked up by name on every read, as before.
+///
+/// Cost in memory: 48 bytes a number up to the largest kept (fewer where `Int` is 32
+/// bits), that number being at most eight times the count of numbers kept, or below
+/// ``numbersAlwaysKept``: a process with many names (`"row.\(id)"`) does not make each
+/// store hold a slot for each of them.
 struct FoundObjects {
   private struct Slot {
     /// 0, never a version, until a read fills it.
@@ -55,7 +56,7 @@ struct FoundObjects {
   ///   - version: The domains' version now; never 0.
   /// - Returns: The object found, if a read found it in `version`, or in the version
   ///   before a write of another key that led to `version`. Cost: an index and a
-  ///   comparison, a retain for a string or an object of other type.
+  ///   comparison, and a retain for a string (the only kind kept that holds one).
   @inline(__always)
   mutating func object(_ number: Int, version: UInt64) -> StoredObject?? {
     guard number < slots.count else { return nil }
