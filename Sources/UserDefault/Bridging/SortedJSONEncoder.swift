@@ -1,0 +1,548 @@
+import Foundation
+
+/// Writes a value's JSON text as the library's `JSONEncoder` does on Linux (keys sorted by
+/// their UTF-8 bytes, non-finite numbers as `"inf"`, `"-inf"` and `"nan"`), without its
+/// general machinery: the encoding, the largest part of a `Codable` write, costs well under
+/// half as much (the Performance article has the figures).
+///
+/// It covers what `Codable` types usually encode: numbers, text, booleans, `nil`, arrays,
+/// dictionaries and nested types, through synthesized or hand-written `encode(to:)`. For
+/// the rest it returns `nil`, having written nothing anywhere, and the caller encodes with
+/// `JSONEncoder`, which then gives its own text or error:
+/// - `Date`, `Data`, `URL` and `Decimal`, whose text depends on the encoder's strategies;
+/// - `superEncoder()`, 128-bit integers, a container asked for where a value was already
+///   encoded, a top-level value that encodes nothing, and canonically equal keys spelled
+///   differently in one object;
+/// - any error thrown while encoding.
+///
+/// Why `JSONEncoder`'s text: a value stored before must compare equal as text when
+/// written again (the equal-write rule), and the tests compare the two encoders' text over
+/// many shapes. On Apple platforms `JSONEncoder` can write other text for the same value
+/// (keys in `NSString`'s numeric order for some apps, longer numbers on older systems);
+/// there the library writes this text, the same on every platform. A value stored by an
+/// earlier version there may be announced once more when next written unchanged.
+enum SortedJSONEncoder {
+  /// The value's JSON text, or `nil` when `JSONEncoder` must write it (see above).
+  static func text<T: Encodable>(of value: T) -> String? {
+    let encoder = NodeEncoder(parent: nil, key: nil)
+    guard !NodeEncoder.hasStrategy(T.self), (try? value.encode(to: encoder)) != nil,
+      let node = encoder.result, !encoder.isRefused
+    else { return nil }
+    var text = JSONText()
+    text.bytes.reserveCapacity(128)
+    text.write(node)
+    if text.hasWideKeys, node.hasMergedKeys() { return nil }
+    return String(decoding: text.bytes, as: UTF8.self)
+  }
+}
+
+/// Why the fast encoder gave up; never seen outside this file.
+private struct Refused: Error {}
+
+/// A value encoded, before its text is written.
+private enum JSONNode {
+  /// A floating-point number, `true`, `false` or `null`, written as is.
+  case literal(StaticString)
+  case number(String)
+  case integer(Int64)
+  case unsigned(UInt64)
+  case string(String)
+  case array(ArrayNode)
+  case object(ObjectNode)
+
+  static var null: JSONNode { .literal("null") }
+  static func bool(_ value: Bool) -> JSONNode { .literal(value ? "true" : "false") }
+
+  static func number<N: FixedWidthInteger & SignedInteger>(_ value: N) -> JSONNode {
+    .integer(Int64(value))
+  }
+
+  static func number<N: FixedWidthInteger & UnsignedInteger>(_ value: N) -> JSONNode {
+    .unsigned(UInt64(value))
+  }
+
+  static func number<F: BinaryFloatingPoint & LosslessStringConvertible>(_ value: F) -> JSONNode {
+    guard value.isFinite else {
+      return .string(value.isNaN ? "nan" : value < 0 ? "-inf" : "inf")
+    }
+    var text = value.description
+    if text.hasSuffix(".0") { text.removeLast(2) }
+    return .number(text)
+  }
+}
+
+// Unchecked exclusivity, here and in `ObjectNode` and `NodeEncoder`: a tree is built and
+// written by the one call of `SortedJSONEncoder.text(of:)` that made it, on its thread,
+// and every append encodes its value before it touches the array.
+private final class ArrayNode {
+  @exclusivity(unchecked) var items: [JSONNode] = []
+}
+
+/// An object's members in the order they were encoded; a key encoded twice keeps its
+/// last value, as `JSONEncoder`'s dictionary does.
+private final class ObjectNode {
+  @exclusivity(unchecked) var members: [(key: String, value: JSONNode)] = []
+
+  init() {
+    // One allocation for a small type's members instead of three as they arrive.
+    members.reserveCapacity(4)
+  }
+
+  func set(_ value: JSONNode, for key: String) {
+    members.append((key, value))
+  }
+
+  /// The member at `key` when it is a nested container of the kind asked for; a new one
+  /// otherwise, as `JSONEncoder` replaces a plain value there.
+  func nested(at key: String, isObject: Bool) throws(Refused) -> JSONNode {
+    if let index = members.lastIndex(where: { $0.key == key }) {
+      switch (members[index].value, isObject) {
+      case (.object, true), (.array, false): return members[index].value
+      case (.object, false), (.array, true): throw Refused()
+      default: break
+      }
+    }
+    let node: JSONNode = isObject ? .object(ObjectNode()) : .array(ArrayNode())
+    set(node, for: key)
+    return node
+  }
+
+  /// Calls `body` with the indices of the members to write, sorted by key bytes, the
+  /// last of each key only.
+  func withSortedOrder(_ body: (UnsafeBufferPointer<Int>) -> Void) {
+    withUnsafeTemporaryAllocation(of: Int.self, capacity: members.count) { sorted in
+      var kept = 0
+      for index in members.indices {
+        // Insertion: members are few, and keys in order take one comparison each.
+        let key = members[index].key
+        var slot = kept
+        var comparison = 1
+        while slot > 0 {
+          comparison = JSONText.compare(members[sorted[slot - 1]].key, key)
+          if comparison <= 0 { break }
+          slot -= 1
+        }
+        if comparison == 0 {
+          sorted[slot - 1] = index
+          continue
+        }
+        var move = kept
+        while move > slot {
+          sorted[move] = sorted[move - 1]
+          move -= 1
+        }
+        sorted[slot] = index
+        kept += 1
+      }
+      body(UnsafeBufferPointer(rebasing: sorted[..<kept]))
+    }
+  }
+}
+
+/// The text of a tree of nodes.
+private struct JSONText {
+  var bytes: [UInt8] = []
+  /// Whether an object with more than one member had a key outside ASCII.
+  var hasWideKeys = false
+
+  /// -1, 0 or 1 as `first`'s UTF-8 bytes sort before, equal or after `second`'s, the
+  /// order `JSONEncoder` sorts keys in.
+  static func compare(_ first: String, _ second: String) -> Int {
+    var first = first
+    var second = second
+    return first.withUTF8 { a in
+      second.withUTF8 { b in
+        for index in 0..<min(a.count, b.count) where a[index] != b[index] {
+          return a[index] < b[index] ? -1 : 1
+        }
+        return a.count == b.count ? 0 : a.count < b.count ? -1 : 1
+      }
+    }
+  }
+
+  mutating func write(_ node: JSONNode) {
+    switch node {
+    case .literal(let text):
+      bytes.append(
+        contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    case .number(let text):
+      var text = text
+      text.withUTF8 { bytes.append(contentsOf: $0) }
+    case .integer(let value):
+      if value < 0 { bytes.append(UInt8(ascii: "-")) }
+      writeDigits(value.magnitude)
+    case .unsigned(let value):
+      writeDigits(value)
+    case .string(let text):
+      writeString(text)
+    case .array(let array):
+      bytes.append(UInt8(ascii: "["))
+      for (index, item) in array.items.enumerated() {
+        if index > 0 { bytes.append(UInt8(ascii: ",")) }
+        write(item)
+      }
+      bytes.append(UInt8(ascii: "]"))
+    case .object(let object):
+      let members = object.members
+      bytes.append(UInt8(ascii: "{"))
+      object.withSortedOrder { order in
+        for index in order { writeMember(members, at: index) }
+      }
+      if members.isEmpty {
+        bytes.append(UInt8(ascii: "}"))
+      } else {
+        bytes[bytes.count - 1] = UInt8(ascii: "}")
+      }
+    }
+  }
+
+  /// A member and the comma after it (the last becomes the closing brace).
+  private mutating func writeMember(_ members: [(key: String, value: JSONNode)], at index: Int) {
+    if writeString(members[index].key), members.count > 1 { hasWideKeys = true }
+    bytes.append(UInt8(ascii: ":"))
+    write(members[index].value)
+    bytes.append(UInt8(ascii: ","))
+  }
+
+  private mutating func writeDigits(_ value: UInt64) {
+    // Twenty digits at most, written from the end.
+    var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+    withUnsafeMutableBytes(of: &digits) { buffer in
+      var rest = value
+      var start = buffer.count
+      repeat {
+        start -= 1
+        buffer[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+        rest /= 10
+      } while rest > 0
+      bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[start...]))
+    }
+  }
+
+  /// `JSONEncoder`'s escapes: quote, backslash, slash, the short control escapes, and
+  /// `\u00XX` for the other control bytes; everything else as its UTF-8 bytes. Returns
+  /// whether the text had a byte outside ASCII.
+  @discardableResult
+  private mutating func writeString(_ text: String) -> Bool {
+    var text = text
+    return text.withUTF8 { utf8 in
+      bytes.append(UInt8(ascii: "\""))
+      if !utf8.contains(where: Self.isSpecial) {
+        bytes.append(contentsOf: utf8)
+        bytes.append(UInt8(ascii: "\""))
+        return false
+      }
+      var wide = false
+      var start = 0
+      for (index, byte) in utf8.enumerated() {
+        if byte >= 0x80 {
+          wide = true
+          continue
+        }
+        guard let escape = Self.escape(byte) else { continue }
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
+        start = index + 1
+        bytes.append(UInt8(ascii: "\\"))
+        if escape != UInt8(ascii: "u") {
+          bytes.append(escape)
+          continue
+        }
+        let hex: StaticString = "0123456789abcdef"
+        bytes.append(contentsOf: [UInt8(ascii: "u"), 0x30, 0x30])
+        bytes.append(hex.utf8Start[Int(byte >> 4)])
+        bytes.append(hex.utf8Start[Int(byte & 0xF)])
+      }
+      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
+      bytes.append(UInt8(ascii: "\""))
+      return wide
+    }
+  }
+
+  /// Whether a byte is escaped, or is part of a character outside ASCII.
+  private static func isSpecial(_ byte: UInt8) -> Bool {
+    byte < 0x20 || byte >= 0x80 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "/")
+      || byte == UInt8(ascii: "\\")
+  }
+
+  /// The letter after the backslash for an ASCII byte that needs one (`u` for `\u00XX`).
+  private static func escape(_ byte: UInt8) -> UInt8? {
+    switch byte {
+    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): byte
+    case 0x08: UInt8(ascii: "b")
+    case 0x0C: UInt8(ascii: "f")
+    case 0x0A: UInt8(ascii: "n")
+    case 0x0D: UInt8(ascii: "r")
+    case 0x09: UInt8(ascii: "t")
+    case 0x00..<0x20: UInt8(ascii: "u")
+    default: nil
+    }
+  }
+}
+
+/// Whether an object written had canonically equal keys spelled differently, which a
+/// dictionary keeps as one (the first spelling): the writer does not follow that.
+extension JSONNode {
+  func hasMergedKeys() -> Bool {
+    switch self {
+    case .array(let array): return array.items.contains { $0.hasMergedKeys() }
+    case .object(let object):
+      var seen = Set<String>()
+      var merged = false
+      object.withSortedOrder { order in
+        merged = order.contains { !seen.insert(object.members[$0].key).inserted }
+      }
+      return merged || object.members.contains { $0.value.hasMergedKeys() }
+    default: return false
+    }
+  }
+}
+
+/// One value's encoder; a nested value gets its own, which points at its parent for the
+/// coding path.
+private final class NodeEncoder: Encoder, SingleValueEncodingContainer {
+  let parent: NodeEncoder?
+  let key: (any CodingKey)?
+  @exclusivity(unchecked) var result: JSONNode?
+  /// Set where a call has no way to throw (a container asked for twice, `superEncoder()`);
+  /// read once, at the top.
+  var isRefused: Bool {
+    get { root.refused }
+    set { root.refused = newValue }
+  }
+  @exclusivity(unchecked) private var refused = false
+  private var root: NodeEncoder { parent?.root ?? self }
+
+  init(parent: NodeEncoder?, key: (any CodingKey)?) {
+    self.parent = parent
+    self.key = key
+  }
+
+  var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+  var codingPath: [any CodingKey] {
+    var path: [any CodingKey] = []
+    var encoder: NodeEncoder? = self
+    while let current = encoder {
+      if let key = current.key { path.append(key) }
+      encoder = current.parent
+    }
+    return path.reversed()
+  }
+
+  /// Types whose text `JSONEncoder` takes from its strategies, not from `encode(to:)`.
+  static func hasStrategy<T>(_ type: T.Type) -> Bool {
+    type == Date.self || type == Data.self || type == URL.self || type == Decimal.self
+  }
+
+  /// The node of a value encoded below this encoder; `{}` when it encodes nothing, as
+  /// `JSONEncoder` writes it.
+  func node<T: Encodable>(of value: T, key: (any CodingKey)?) throws -> JSONNode {
+    if Self.hasStrategy(T.self) { throw Refused() }
+    let child = NodeEncoder(parent: self, key: key)
+    try value.encode(to: child)
+    return child.result ?? .object(ObjectNode())
+  }
+
+  func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+    switch result {
+    case .object(let object):
+      return KeyedEncodingContainer(ObjectContainer(encoder: self, object: object, path: []))
+    case nil:
+      let object = ObjectNode()
+      result = .object(object)
+      return KeyedEncodingContainer(ObjectContainer(encoder: self, object: object, path: []))
+    default:
+      isRefused = true
+      return KeyedEncodingContainer(ObjectContainer(encoder: self, object: ObjectNode(), path: []))
+    }
+  }
+
+  func unkeyedContainer() -> any UnkeyedEncodingContainer {
+    switch result {
+    case .array(let array):
+      return ArrayContainer(encoder: self, array: array, path: [])
+    case nil:
+      let array = ArrayNode()
+      result = .array(array)
+      return ArrayContainer(encoder: self, array: array, path: [])
+    default:
+      isRefused = true
+      return ArrayContainer(encoder: self, array: ArrayNode(), path: [])
+    }
+  }
+
+  func singleValueContainer() -> any SingleValueEncodingContainer { self }
+
+  private func encodeSingle(_ node: JSONNode) throws {
+    guard result == nil else { throw Refused() }
+    result = node
+  }
+
+  func encodeNil() throws { try encodeSingle(.null) }
+  func encode(_ value: Bool) throws { try encodeSingle(.bool(value)) }
+  func encode(_ value: String) throws { try encodeSingle(.string(value)) }
+  func encode(_ value: Double) throws { try encodeSingle(.number(value)) }
+  func encode(_ value: Float) throws { try encodeSingle(.number(value)) }
+  func encode(_ value: Int) throws { try encodeSingle(.number(value)) }
+  func encode(_ value: Int8) throws { try encodeSingle(.number(value)) }
+  func encode(_ value: Int16) throws { try encodeSingle(.number(value)) }
+  func encode(_ value: Int32) throws { try encodeSingle(.number(value)) }
+  func encode(_ value: Int64) throws { try encodeSingle(.number(value)) }
+  func encode(_ value: UInt) throws { try encodeSingle(.number(value)) }
+  func encode(_ value: UInt8) throws { try encodeSingle(.number(value)) }
+  func encode(_ value: UInt16) throws { try encodeSingle(.number(value)) }
+  func encode(_ value: UInt32) throws { try encodeSingle(.number(value)) }
+  func encode(_ value: UInt64) throws { try encodeSingle(.number(value)) }
+  func encode<T: Encodable>(_ value: T) throws {
+    guard result == nil else { throw Refused() }
+    result = try node(of: value, key: nil)
+  }
+}
+
+private struct ObjectContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+  let encoder: NodeEncoder
+  let object: ObjectNode
+  /// Keys of nested containers between the encoder and this one.
+  let path: [any CodingKey]
+
+  var codingPath: [any CodingKey] { encoder.codingPath + path }
+
+  mutating func encodeNil(forKey key: Key) throws { object.set(.null, for: key.stringValue) }
+  mutating func encode(_ value: Bool, forKey key: Key) throws {
+    object.set(.bool(value), for: key.stringValue)
+  }
+  mutating func encode(_ value: String, forKey key: Key) throws {
+    object.set(.string(value), for: key.stringValue)
+  }
+  mutating func encode(_ value: Double, forKey key: Key) throws {
+    object.set(.number(value), for: key.stringValue)
+  }
+  mutating func encode(_ value: Float, forKey key: Key) throws {
+    object.set(.number(value), for: key.stringValue)
+  }
+  mutating func encode(_ value: Int, forKey key: Key) throws {
+    object.set(.number(value), for: key.stringValue)
+  }
+  mutating func encode(_ value: Int8, forKey key: Key) throws {
+    object.set(.number(value), for: key.stringValue)
+  }
+  mutating func encode(_ value: Int16, forKey key: Key) throws {
+    object.set(.number(value), for: key.stringValue)
+  }
+  mutating func encode(_ value: Int32, forKey key: Key) throws {
+    object.set(.number(value), for: key.stringValue)
+  }
+  mutating func encode(_ value: Int64, forKey key: Key) throws {
+    object.set(.number(value), for: key.stringValue)
+  }
+  mutating func encode(_ value: UInt, forKey key: Key) throws {
+    object.set(.number(value), for: key.stringValue)
+  }
+  mutating func encode(_ value: UInt8, forKey key: Key) throws {
+    object.set(.number(value), for: key.stringValue)
+  }
+  mutating func encode(_ value: UInt16, forKey key: Key) throws {
+    object.set(.number(value), for: key.stringValue)
+  }
+  mutating func encode(_ value: UInt32, forKey key: Key) throws {
+    object.set(.number(value), for: key.stringValue)
+  }
+  mutating func encode(_ value: UInt64, forKey key: Key) throws {
+    object.set(.number(value), for: key.stringValue)
+  }
+  mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+    object.set(try encoder.node(of: value, key: key), for: key.stringValue)
+  }
+
+  mutating func nestedContainer<NestedKey: CodingKey>(
+    keyedBy keyType: NestedKey.Type, forKey key: Key
+  ) -> KeyedEncodingContainer<NestedKey> {
+    guard case .object(let nested)? = try? object.nested(at: key.stringValue, isObject: true)
+    else {
+      encoder.isRefused = true
+      return KeyedEncodingContainer(
+        ObjectContainer<NestedKey>(encoder: encoder, object: ObjectNode(), path: path + [key]))
+    }
+    return KeyedEncodingContainer(
+      ObjectContainer<NestedKey>(encoder: encoder, object: nested, path: path + [key]))
+  }
+
+  mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+    guard case .array(let nested)? = try? object.nested(at: key.stringValue, isObject: false)
+    else {
+      encoder.isRefused = true
+      return ArrayContainer(encoder: encoder, array: ArrayNode(), path: path + [key])
+    }
+    return ArrayContainer(encoder: encoder, array: nested, path: path + [key])
+  }
+
+  mutating func superEncoder() -> any Encoder { encoder.refusedEncoder() }
+  mutating func superEncoder(forKey key: Key) -> any Encoder { encoder.refusedEncoder() }
+}
+
+private struct ArrayContainer: UnkeyedEncodingContainer {
+  let encoder: NodeEncoder
+  let array: ArrayNode
+  let path: [any CodingKey]
+
+  var codingPath: [any CodingKey] { encoder.codingPath + path }
+  var count: Int { array.items.count }
+
+  mutating func encodeNil() throws { array.items.append(.null) }
+  mutating func encode(_ value: Bool) throws {
+    array.items.append(.bool(value))
+  }
+  mutating func encode(_ value: String) throws { array.items.append(.string(value)) }
+  mutating func encode(_ value: Double) throws { array.items.append(.number(value)) }
+  mutating func encode(_ value: Float) throws { array.items.append(.number(value)) }
+  mutating func encode(_ value: Int) throws { array.items.append(.number(value)) }
+  mutating func encode(_ value: Int8) throws { array.items.append(.number(value)) }
+  mutating func encode(_ value: Int16) throws { array.items.append(.number(value)) }
+  mutating func encode(_ value: Int32) throws { array.items.append(.number(value)) }
+  mutating func encode(_ value: Int64) throws { array.items.append(.number(value)) }
+  mutating func encode(_ value: UInt) throws { array.items.append(.number(value)) }
+  mutating func encode(_ value: UInt8) throws { array.items.append(.number(value)) }
+  mutating func encode(_ value: UInt16) throws { array.items.append(.number(value)) }
+  mutating func encode(_ value: UInt32) throws { array.items.append(.number(value)) }
+  mutating func encode(_ value: UInt64) throws { array.items.append(.number(value)) }
+  mutating func encode<T: Encodable>(_ value: T) throws {
+    let node = try encoder.node(of: value, key: IndexKey(array.items.count))
+    array.items.append(node)
+  }
+
+  mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
+    -> KeyedEncodingContainer<NestedKey>
+  {
+    let nested = ObjectNode()
+    let key = IndexKey(array.items.count)
+    array.items.append(.object(nested))
+    return KeyedEncodingContainer(
+      ObjectContainer<NestedKey>(encoder: encoder, object: nested, path: path + [key]))
+  }
+
+  mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+    let nested = ArrayNode()
+    let key = IndexKey(array.items.count)
+    array.items.append(.array(nested))
+    return ArrayContainer(encoder: encoder, array: nested, path: path + [key])
+  }
+
+  mutating func superEncoder() -> any Encoder { encoder.refusedEncoder() }
+}
+
+extension NodeEncoder {
+  /// An encoder whose work is thrown away, for a call that cannot throw.
+  fileprivate func refusedEncoder() -> any Encoder {
+    isRefused = true
+    return NodeEncoder(parent: self, key: nil)
+  }
+}
+
+/// The coding key of an array's element, as in an error's coding path.
+private struct IndexKey: CodingKey {
+  let intValue: Int?
+  var stringValue: String { "Index \(intValue ?? 0)" }
+  init(_ index: Int) { intValue = index }
+  init?(intValue: Int) { self.intValue = intValue }
+  init?(stringValue: String) { nil }
+}
