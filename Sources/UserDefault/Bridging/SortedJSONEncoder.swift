@@ -7,13 +7,15 @@ import Foundation
 ///
 /// It covers what `Codable` types usually encode: numbers, text, booleans, `nil`, arrays,
 /// dictionaries and nested types, through synthesized or hand-written `encode(to:)`. For
-/// the rest it returns `nil`, having written nothing anywhere, and the caller encodes with
-/// `JSONEncoder`, which then gives its own text or error:
-/// - `Date`, `Data`, `URL` and `Decimal`, whose text depends on the encoder's strategies;
-/// - `superEncoder()`, 128-bit integers, a container asked for where a value was already
-///   encoded, a top-level value that encodes nothing, and canonically equal keys spelled
-///   differently in one object;
-/// - any error thrown while encoding.
+/// the rest it returns `nil` and the caller encodes with `JSONEncoder`, which then gives its
+/// own text or error (the value's `encode(to:)` runs twice then, the first time up to what
+/// was declined):
+/// - `Date`, `Data`, `URL` and `Decimal`, which `JSONEncoder` writes its own way;
+/// - `superEncoder()`, 128-bit integers, a container of another kind asked for where a value
+///   or container is, a write after the value's `encode(to:)` returned, a top-level value
+///   that encodes nothing, canonically equal keys spelled differently in one object, and
+///   containers nested about 500 deep (`JSONEncoder` refuses 512);
+/// - any error thrown while encoding, even one the value's own code caught.
 ///
 /// Why `JSONEncoder`'s text: a value stored before must compare equal as text when
 /// written again (the equal-write rule), and the tests compare the two encoders' text over
@@ -25,23 +27,24 @@ enum SortedJSONEncoder {
   /// The value's JSON text, or `nil` when `JSONEncoder` must write it (see above).
   static func text<T: Encodable>(of value: T) -> String? {
     let encoder = NodeEncoder(parent: nil, key: nil)
-    guard !NodeEncoder.hasStrategy(T.self), (try? value.encode(to: encoder)) != nil,
+    guard !NodeEncoder.writesItsOwnWay(T.self), (try? value.encode(to: encoder)) != nil,
       let node = encoder.result, !encoder.isRefused
     else { return nil }
     var text = JSONText()
     text.bytes.reserveCapacity(128)
     text.write(node)
-    if text.hasWideKeys, node.hasMergedKeys() { return nil }
+    if text.isTooDeep || text.hasWideKeys && node.hasMergedKeys() { return nil }
     return String(decoding: text.bytes, as: UTF8.self)
   }
 }
 
-/// Why the fast encoder gave up; never seen outside this file.
+/// Why the fast encoder gave up; never seen outside this file, since every throw of it
+/// first refuses the whole text.
 private struct Refused: Error {}
 
 /// A value encoded, before its text is written.
 private enum JSONNode {
-  /// A floating-point number, `true`, `false` or `null`, written as is.
+  /// `true`, `false` or `null`.
   case literal(StaticString)
   case number(String)
   case integer(Int64)
@@ -71,9 +74,10 @@ private enum JSONNode {
   }
 }
 
-// Unchecked exclusivity, here and in `ObjectNode` and `NodeEncoder`: a tree is built and
-// written by the one call of `SortedJSONEncoder.text(of:)` that made it, on its thread,
-// and every append encodes its value before it touches the array.
+// Unchecked exclusivity, here and in `ObjectNode` and `NodeEncoder`: no access to these
+// properties can overlap another, because the value's own code (its `encode(to:)`, its
+// keys' `stringValue`) never runs during one: every write works its value out first. A
+// tree is made and written by one call of `SortedJSONEncoder.text(of:)`, on one thread.
 private final class ArrayNode {
   @exclusivity(unchecked) var items: [JSONNode] = []
 }
@@ -93,9 +97,10 @@ private final class ObjectNode {
   }
 
   /// The member at `key` when it is a nested container of the kind asked for; a new one
-  /// otherwise, as `JSONEncoder` replaces a plain value there.
+  /// where there is none or a plain value (where `JSONEncoder` stops on a precondition).
+  /// Found with `String`'s equality, as `JSONEncoder`'s dictionary finds it.
   func nested(at key: String, isObject: Bool) throws(Refused) -> JSONNode {
-    if let index = members.lastIndex(where: { $0.key == key }) {
+    if let index = lastIndex(of: key) {
       switch (members[index].value, isObject) {
       case (.object, true), (.array, false): return members[index].value
       case (.object, false), (.array, true): throw Refused()
@@ -107,9 +112,46 @@ private final class ObjectNode {
     return node
   }
 
+  /// Members by key, for the few types that ask for many nested containers by key:
+  /// looked up in a scan while members are few, indexed once they are many.
+  private var keyIndex: [String: Int] = [:]
+  private var indexedCount = 0
+
+  private func lastIndex(of key: String) -> Int? {
+    guard members.count > Self.fewMembers else {
+      return members.lastIndex { $0.key == key }
+    }
+    while indexedCount < members.count {
+      keyIndex[members[indexedCount].key] = indexedCount
+      indexedCount += 1
+    }
+    return keyIndex[key]
+  }
+
+  /// Up to this many members, a scan and an insertion sort beat building anything.
+  private static let fewMembers = 16
+
   /// Calls `body` with the indices of the members to write, sorted by key bytes, the
   /// last of each key only.
   func withSortedOrder(_ body: (UnsafeBufferPointer<Int>) -> Void) {
+    guard members.count <= Self.fewMembers else {
+      let members = members
+      let sorted = members.indices.sorted { first, second in
+        let comparison = JSONText.compare(members[first].key, members[second].key)
+        return comparison != 0 ? comparison < 0 : first < second
+      }
+      var kept: [Int] = []
+      kept.reserveCapacity(sorted.count)
+      for index in sorted {
+        if let last = kept.last, JSONText.compare(members[last].key, members[index].key) == 0 {
+          kept[kept.count - 1] = index
+        } else {
+          kept.append(index)
+        }
+      }
+      kept.withUnsafeBufferPointer(body)
+      return
+    }
     withUnsafeTemporaryAllocation(of: Int.self, capacity: members.count) { sorted in
       var kept = 0
       for index in members.indices {
@@ -144,6 +186,12 @@ private struct JSONText {
   var bytes: [UInt8] = []
   /// Whether an object with more than one member had a key outside ASCII.
   var hasWideKeys = false
+  /// Whether containers were nested deeper than ``deepest``.
+  var isTooDeep = false
+  private var depth = 0
+  /// `JSONEncoder` stops at 512 containers deep; declined a little before, so that how it
+  /// counts does not matter.
+  private static let deepest = 500
 
   /// -1, 0 or 1 as `first`'s UTF-8 bytes sort before, equal or after `second`'s, the
   /// order `JSONEncoder` sorts keys in.
@@ -176,6 +224,8 @@ private struct JSONText {
     case .string(let text):
       writeString(text)
     case .array(let array):
+      guard enter() else { return }
+      defer { depth -= 1 }
       bytes.append(UInt8(ascii: "["))
       for (index, item) in array.items.enumerated() {
         if index > 0 { bytes.append(UInt8(ascii: ",")) }
@@ -183,6 +233,8 @@ private struct JSONText {
       }
       bytes.append(UInt8(ascii: "]"))
     case .object(let object):
+      guard enter() else { return }
+      defer { depth -= 1 }
       let members = object.members
       bytes.append(UInt8(ascii: "{"))
       object.withSortedOrder { order in
@@ -194,6 +246,16 @@ private struct JSONText {
         bytes[bytes.count - 1] = UInt8(ascii: "}")
       }
     }
+  }
+
+  /// Goes one container deeper; `false` past ``deepest``.
+  private mutating func enter() -> Bool {
+    guard depth < Self.deepest else {
+      isTooDeep = true
+      return false
+    }
+    depth += 1
+    return true
   }
 
   /// A member and the comma after it (the last becomes the closing brace).
@@ -303,12 +365,11 @@ private final class NodeEncoder: Encoder, SingleValueEncodingContainer {
   let parent: NodeEncoder?
   let key: (any CodingKey)?
   @exclusivity(unchecked) var result: JSONNode?
-  /// Set where a call has no way to throw (a container asked for twice, `superEncoder()`);
-  /// read once, at the top.
-  var isRefused: Bool {
-    get { root.refused }
-    set { root.refused = newValue }
-  }
+  /// Whether the value's `encode(to:)` returned and its node was taken: `JSONEncoder`
+  /// takes a copy there, so what is written into its containers after is lost to it.
+  @exclusivity(unchecked) private var isFinished = false
+  /// Whether the text must be `JSONEncoder`'s; read once, at the top.
+  var isRefused: Bool { root.refused }
   @exclusivity(unchecked) private var refused = false
   private var root: NodeEncoder { parent?.root ?? self }
 
@@ -329,21 +390,41 @@ private final class NodeEncoder: Encoder, SingleValueEncodingContainer {
     return path.reversed()
   }
 
-  /// Types whose text `JSONEncoder` takes from its strategies, not from `encode(to:)`.
-  static func hasStrategy<T>(_ type: T.Type) -> Bool {
+  /// Types `JSONEncoder` writes its own way, not through their `encode(to:)`: `Date` and
+  /// `Data` by its strategies, `URL` as its absolute string, `Decimal` by its description.
+  static func writesItsOwnWay<T>(_ type: T.Type) -> Bool {
     type == Date.self || type == Data.self || type == URL.self || type == Decimal.self
+  }
+
+  /// Makes the whole text `JSONEncoder`'s, for good: where a call cannot throw
+  /// (`superEncoder()`, a container of another kind), and before anything this encoder
+  /// throws, since the value's own code may catch it and go on where `JSONEncoder` would
+  /// not have thrown.
+  func refuse() { root.refused = true }
+
+  /// Refuses a write into this encoder's containers once its node was taken.
+  @inline(__always)
+  func checkOpen() {
+    if isFinished { refuse() }
   }
 
   /// The node of a value encoded below this encoder; `{}` when it encodes nothing, as
   /// `JSONEncoder` writes it.
   func node<T: Encodable>(of value: T, key: (any CodingKey)?) throws -> JSONNode {
-    if Self.hasStrategy(T.self) { throw Refused() }
     let child = NodeEncoder(parent: self, key: key)
-    try value.encode(to: child)
+    do {
+      if Self.writesItsOwnWay(T.self) { throw Refused() }
+      try value.encode(to: child)
+    } catch {
+      refuse()
+      throw error
+    }
+    child.isFinished = true
     return child.result ?? .object(ObjectNode())
   }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+    checkOpen()
     switch result {
     case .object(let object):
       return KeyedEncodingContainer(ObjectContainer(encoder: self, object: object, path: []))
@@ -352,12 +433,13 @@ private final class NodeEncoder: Encoder, SingleValueEncodingContainer {
       result = .object(object)
       return KeyedEncodingContainer(ObjectContainer(encoder: self, object: object, path: []))
     default:
-      isRefused = true
+      refuse()
       return KeyedEncodingContainer(ObjectContainer(encoder: self, object: ObjectNode(), path: []))
     }
   }
 
   func unkeyedContainer() -> any UnkeyedEncodingContainer {
+    checkOpen()
     switch result {
     case .array(let array):
       return ArrayContainer(encoder: self, array: array, path: [])
@@ -366,7 +448,7 @@ private final class NodeEncoder: Encoder, SingleValueEncodingContainer {
       result = .array(array)
       return ArrayContainer(encoder: self, array: array, path: [])
     default:
-      isRefused = true
+      refuse()
       return ArrayContainer(encoder: self, array: ArrayNode(), path: [])
     }
   }
@@ -374,8 +456,15 @@ private final class NodeEncoder: Encoder, SingleValueEncodingContainer {
   func singleValueContainer() -> any SingleValueEncodingContainer { self }
 
   private func encodeSingle(_ node: JSONNode) throws {
-    guard result == nil else { throw Refused() }
+    checkOpen()
+    guard result == nil else { throw refusal() }
     result = node
+  }
+
+  /// The error this encoder throws, once the text is refused.
+  func refusal() -> Refused {
+    refuse()
+    return Refused()
   }
 
   func encodeNil() throws { try encodeSingle(.null) }
@@ -393,8 +482,13 @@ private final class NodeEncoder: Encoder, SingleValueEncodingContainer {
   func encode(_ value: UInt16) throws { try encodeSingle(.number(value)) }
   func encode(_ value: UInt32) throws { try encodeSingle(.number(value)) }
   func encode(_ value: UInt64) throws { try encodeSingle(.number(value)) }
+  @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+  func encode(_ value: Int128) throws { throw refusal() }
+  @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+  func encode(_ value: UInt128) throws { throw refusal() }
   func encode<T: Encodable>(_ value: T) throws {
-    guard result == nil else { throw Refused() }
+    checkOpen()
+    guard result == nil else { throw refusal() }
     result = try node(of: value, key: nil)
   }
 }
@@ -407,59 +501,71 @@ private struct ObjectContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
   var codingPath: [any CodingKey] { encoder.codingPath + path }
 
-  mutating func encodeNil(forKey key: Key) throws { object.set(.null, for: key.stringValue) }
+  private func set(_ node: JSONNode, for key: Key) {
+    encoder.checkOpen()
+    object.set(node, for: key.stringValue)
+  }
+
+  mutating func encodeNil(forKey key: Key) throws { set(.null, for: key) }
   mutating func encode(_ value: Bool, forKey key: Key) throws {
-    object.set(.bool(value), for: key.stringValue)
+    set(.bool(value), for: key)
   }
   mutating func encode(_ value: String, forKey key: Key) throws {
-    object.set(.string(value), for: key.stringValue)
+    set(.string(value), for: key)
   }
   mutating func encode(_ value: Double, forKey key: Key) throws {
-    object.set(.number(value), for: key.stringValue)
+    set(.number(value), for: key)
   }
   mutating func encode(_ value: Float, forKey key: Key) throws {
-    object.set(.number(value), for: key.stringValue)
+    set(.number(value), for: key)
   }
   mutating func encode(_ value: Int, forKey key: Key) throws {
-    object.set(.number(value), for: key.stringValue)
+    set(.number(value), for: key)
   }
   mutating func encode(_ value: Int8, forKey key: Key) throws {
-    object.set(.number(value), for: key.stringValue)
+    set(.number(value), for: key)
   }
   mutating func encode(_ value: Int16, forKey key: Key) throws {
-    object.set(.number(value), for: key.stringValue)
+    set(.number(value), for: key)
   }
   mutating func encode(_ value: Int32, forKey key: Key) throws {
-    object.set(.number(value), for: key.stringValue)
+    set(.number(value), for: key)
   }
   mutating func encode(_ value: Int64, forKey key: Key) throws {
-    object.set(.number(value), for: key.stringValue)
+    set(.number(value), for: key)
   }
   mutating func encode(_ value: UInt, forKey key: Key) throws {
-    object.set(.number(value), for: key.stringValue)
+    set(.number(value), for: key)
   }
   mutating func encode(_ value: UInt8, forKey key: Key) throws {
-    object.set(.number(value), for: key.stringValue)
+    set(.number(value), for: key)
   }
   mutating func encode(_ value: UInt16, forKey key: Key) throws {
-    object.set(.number(value), for: key.stringValue)
+    set(.number(value), for: key)
   }
   mutating func encode(_ value: UInt32, forKey key: Key) throws {
-    object.set(.number(value), for: key.stringValue)
+    set(.number(value), for: key)
   }
   mutating func encode(_ value: UInt64, forKey key: Key) throws {
-    object.set(.number(value), for: key.stringValue)
+    set(.number(value), for: key)
   }
+  @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+  mutating func encode(_ value: Int128, forKey key: Key) throws { throw encoder.refusal() }
+  @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+  mutating func encode(_ value: UInt128, forKey key: Key) throws { throw encoder.refusal() }
   mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-    object.set(try encoder.node(of: value, key: key), for: key.stringValue)
+    encoder.checkOpen()
+    let node = try encoder.node(of: value, key: key)
+    object.set(node, for: key.stringValue)
   }
 
   mutating func nestedContainer<NestedKey: CodingKey>(
     keyedBy keyType: NestedKey.Type, forKey key: Key
   ) -> KeyedEncodingContainer<NestedKey> {
+    encoder.checkOpen()
     guard case .object(let nested)? = try? object.nested(at: key.stringValue, isObject: true)
     else {
-      encoder.isRefused = true
+      encoder.refuse()
       return KeyedEncodingContainer(
         ObjectContainer<NestedKey>(encoder: encoder, object: ObjectNode(), path: path + [key]))
     }
@@ -468,9 +574,10 @@ private struct ObjectContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   }
 
   mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+    encoder.checkOpen()
     guard case .array(let nested)? = try? object.nested(at: key.stringValue, isObject: false)
     else {
-      encoder.isRefused = true
+      encoder.refuse()
       return ArrayContainer(encoder: encoder, array: ArrayNode(), path: path + [key])
     }
     return ArrayContainer(encoder: encoder, array: nested, path: path + [key])
@@ -488,24 +595,34 @@ private struct ArrayContainer: UnkeyedEncodingContainer {
   var codingPath: [any CodingKey] { encoder.codingPath + path }
   var count: Int { array.items.count }
 
-  mutating func encodeNil() throws { array.items.append(.null) }
-  mutating func encode(_ value: Bool) throws {
-    array.items.append(.bool(value))
+  private func append(_ node: JSONNode) {
+    encoder.checkOpen()
+    array.items.append(node)
   }
-  mutating func encode(_ value: String) throws { array.items.append(.string(value)) }
-  mutating func encode(_ value: Double) throws { array.items.append(.number(value)) }
-  mutating func encode(_ value: Float) throws { array.items.append(.number(value)) }
-  mutating func encode(_ value: Int) throws { array.items.append(.number(value)) }
-  mutating func encode(_ value: Int8) throws { array.items.append(.number(value)) }
-  mutating func encode(_ value: Int16) throws { array.items.append(.number(value)) }
-  mutating func encode(_ value: Int32) throws { array.items.append(.number(value)) }
-  mutating func encode(_ value: Int64) throws { array.items.append(.number(value)) }
-  mutating func encode(_ value: UInt) throws { array.items.append(.number(value)) }
-  mutating func encode(_ value: UInt8) throws { array.items.append(.number(value)) }
-  mutating func encode(_ value: UInt16) throws { array.items.append(.number(value)) }
-  mutating func encode(_ value: UInt32) throws { array.items.append(.number(value)) }
-  mutating func encode(_ value: UInt64) throws { array.items.append(.number(value)) }
+
+  mutating func encodeNil() throws { append(.null) }
+  mutating func encode(_ value: Bool) throws {
+    append(.bool(value))
+  }
+  mutating func encode(_ value: String) throws { append(.string(value)) }
+  mutating func encode(_ value: Double) throws { append(.number(value)) }
+  mutating func encode(_ value: Float) throws { append(.number(value)) }
+  mutating func encode(_ value: Int) throws { append(.number(value)) }
+  mutating func encode(_ value: Int8) throws { append(.number(value)) }
+  mutating func encode(_ value: Int16) throws { append(.number(value)) }
+  mutating func encode(_ value: Int32) throws { append(.number(value)) }
+  mutating func encode(_ value: Int64) throws { append(.number(value)) }
+  mutating func encode(_ value: UInt) throws { append(.number(value)) }
+  mutating func encode(_ value: UInt8) throws { append(.number(value)) }
+  mutating func encode(_ value: UInt16) throws { append(.number(value)) }
+  mutating func encode(_ value: UInt32) throws { append(.number(value)) }
+  mutating func encode(_ value: UInt64) throws { append(.number(value)) }
+  @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+  mutating func encode(_ value: Int128) throws { throw encoder.refusal() }
+  @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+  mutating func encode(_ value: UInt128) throws { throw encoder.refusal() }
   mutating func encode<T: Encodable>(_ value: T) throws {
+    encoder.checkOpen()
     let node = try encoder.node(of: value, key: IndexKey(array.items.count))
     array.items.append(node)
   }
@@ -515,7 +632,7 @@ private struct ArrayContainer: UnkeyedEncodingContainer {
   {
     let nested = ObjectNode()
     let key = IndexKey(array.items.count)
-    array.items.append(.object(nested))
+    append(.object(nested))
     return KeyedEncodingContainer(
       ObjectContainer<NestedKey>(encoder: encoder, object: nested, path: path + [key]))
   }
@@ -523,7 +640,7 @@ private struct ArrayContainer: UnkeyedEncodingContainer {
   mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
     let nested = ArrayNode()
     let key = IndexKey(array.items.count)
-    array.items.append(.array(nested))
+    append(.array(nested))
     return ArrayContainer(encoder: encoder, array: nested, path: path + [key])
   }
 
@@ -533,7 +650,7 @@ private struct ArrayContainer: UnkeyedEncodingContainer {
 extension NodeEncoder {
   /// An encoder whose work is thrown away, for a call that cannot throw.
   fileprivate func refusedEncoder() -> any Encoder {
-    isRefused = true
+    refuse()
     return NodeEncoder(parent: self, key: nil)
   }
 }

@@ -158,6 +158,86 @@ private indirect enum Tree: Encodable {
   }
 }
 
+/// A key made of any text, for types that choose their keys as they encode.
+private struct NamedKey: CodingKey {
+  let stringValue: String
+  init(_ name: String) { stringValue = name }
+  init?(stringValue: String) { self.stringValue = stringValue }
+  var intValue: Int? { nil }
+  init?(intValue: Int) { nil }
+}
+
+/// Arrays in arrays, `depth` deep around a 1.
+private struct Nested: Encodable {
+  var depth: Int
+  func encode(to encoder: any Encoder) throws {
+    guard depth > 0 else {
+      var single = encoder.singleValueContainer()
+      return try single.encode(1)
+    }
+    var container = encoder.unkeyedContainer()
+    try container.encode(Nested(depth: depth - 1))
+  }
+}
+
+/// Catches what it cannot encode and goes on: `JSONEncoder` would have written it.
+private struct CatchesItsDate: Encodable {
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: NamedKey.self)
+    try container.encode(1, forKey: NamedKey("a"))
+    try? container.encode(Date(timeIntervalSinceReferenceDate: 5), forKey: NamedKey("d"))
+    var list = container.nestedUnkeyedContainer(forKey: NamedKey("list"))
+    try? list.encode(Date(timeIntervalSinceReferenceDate: 5))
+    try list.encode(2)
+  }
+}
+
+/// Keeps its container after its `encode(to:)` returned, for a sibling to write into.
+private final class KeptContainer: @unchecked Sendable {
+  // Written and read on the test's one thread only.
+  var container: KeyedEncodingContainer<NamedKey>?
+}
+
+private struct WritesLate: Encodable {
+  struct Keeps: Encodable {
+    let kept: KeptContainer
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: NamedKey.self)
+      try container.encode(1, forKey: NamedKey("a"))
+      kept.container = container
+    }
+  }
+  struct Late: Encodable {
+    let kept: KeptContainer
+    func encode(to encoder: any Encoder) throws {
+      try kept.container?.encode(2, forKey: NamedKey("late"))
+      var single = encoder.singleValueContainer()
+      try single.encode(0)
+    }
+  }
+  let kept = KeptContainer()
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: NamedKey.self)
+    try container.encode(Keeps(kept: kept), forKey: NamedKey("x"))
+    try container.encode(Late(kept: kept), forKey: NamedKey("y"))
+  }
+}
+
+/// Many members, some asked for twice as nested containers.
+private struct ManyNested: Encodable {
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: NamedKey.self)
+    for round in 0..<2 {
+      for index in (0..<40).reversed() {
+        var nested = container.nestedContainer(
+          keyedBy: NamedKey.self, forKey: NamedKey("k\(index)"))
+        try nested.encode(round, forKey: NamedKey("r\(round)"))
+      }
+    }
+    try container.encode("last", forKey: NamedKey("k7"))
+  }
+}
+
 private func expectFoundationsText<T: Encodable>(_ value: T) throws {
   let fast = SortedJSONEncoder.text(of: value)
   #expect(fast != nil, "declined \(value)")
@@ -272,5 +352,31 @@ private func expectFoundationsText<T: Encodable>(_ value: T) throws {
     _ = try #require(SortedJSONEncoder.text(of: Root(paths: fast)))
     _ = try foundationText(Root(paths: foundation))
     #expect(fast.seen == foundation.seen)
+  }
+
+  @Test func declinesNestingWhereFoundationStops() throws {
+    try expectFoundationsText(Nested(depth: 100))
+    #expect(SortedJSONEncoder.text(of: Nested(depth: 600)) == nil)
+    #expect(throws: (any Error).self) { try foundationText(Nested(depth: 600)) }
+  }
+
+  @Test func aRefusalTheValueCaughtStillDeclines() throws {
+    #expect(SortedJSONEncoder.text(of: CatchesItsDate()) == nil)
+    let written = try JSONCoding.shared.encodeToString(CatchesItsDate())
+    #expect(written == (try foundationText(CatchesItsDate())))
+    #expect(written.contains(#""d":5"#))
+  }
+
+  @Test func aWriteAfterTheValueReturnedDeclines() throws {
+    #expect(SortedJSONEncoder.text(of: WritesLate()) == nil)
+    let written = try JSONCoding.shared.encodeToString(WritesLate())
+    #expect(written == (try foundationText(WritesLate())))
+  }
+
+  @Test func manyMembersAreSortedAndFoundByKey() throws {
+    var counts: [String: Int] = [:]
+    for index in 0..<5_000 { counts["key \(index % 4_000) \(index)"] = index }
+    try expectFoundationsText(counts)
+    try expectFoundationsText(ManyNested())
   }
 }
