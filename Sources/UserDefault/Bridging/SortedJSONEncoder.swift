@@ -2,8 +2,8 @@ import Foundation
 
 /// Writes a value's JSON text as the library's `JSONEncoder` does on Linux (keys sorted by
 /// their UTF-8 bytes, non-finite numbers as `"inf"`, `"-inf"` and `"nan"`), without its
-/// general machinery: the encoding, the largest part of a `Codable` write, costs well under
-/// half as much (the Performance article has the figures).
+/// general machinery: a `Codable` write's encoding costs about two fifths as much (the
+/// Performance article has the figures).
 ///
 /// It covers what `Codable` types usually encode: numbers, text, booleans, `nil`, arrays,
 /// dictionaries and nested types, through synthesized or hand-written `encode(to:)`. For
