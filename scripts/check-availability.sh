@@ -45,6 +45,7 @@ symbols=(
   '\.attoseconds\b|Duration.attoseconds: macOS 15 / iOS 18'
   'withTaskExecutorPreference|TaskExecutor|task executor preference: macOS 15 / iOS 18'
   '@isolated\(any\)|@isolated(any) function types need the Swift 6 runtime: macOS 15 / iOS 18'
+  '\bU?Int128\b|Int128 and UInt128: macOS 15 / iOS 18 / tvOS 18 / watchOS 11 / visionOS 2'
 )
 
 list=$(mktemp)

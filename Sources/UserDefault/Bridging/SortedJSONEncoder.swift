@@ -19,21 +19,31 @@ import Foundation
 ///
 /// Why `JSONEncoder`'s text: a value stored before must compare equal as text when
 /// written again (the equal-write rule), and the tests compare the two encoders' text over
-/// many shapes. On Apple platforms `JSONEncoder` can write other text for the same value
-/// (keys in `NSString`'s numeric order for some apps, longer numbers on older systems);
-/// there the library writes this text, the same on every platform. A value stored by an
-/// earlier version there may be announced once more when next written unchanged.
+/// many shapes, and pin the text itself. On Apple platforms `JSONEncoder` may sort keys
+/// by `NSString`'s numeric, case-insensitive comparison instead; there what this writes
+/// is still this text, the same as on Linux.
 enum SortedJSONEncoder {
   /// The value's JSON text, or `nil` when `JSONEncoder` must write it (see above).
-  static func text<T: Encodable>(of value: T) -> String? {
+  ///
+  /// ```swift
+  /// SortedJSONEncoder.text(of: ["b": 2, "a": 1])  // {"a":1,"b":2}
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - value: What to write.
+  ///   - deepest: How many containers deep it writes; it declines deeper values
+  ///     (`JSONEncoder` stops at 512). A parameter so that tests reach it on a small stack.
+  /// - Returns: The text, or `nil` for what it declines.
+  static func text<T: Encodable>(of value: T, deepest: Int = 500) -> String? {
     let encoder = NodeEncoder(parent: nil, key: nil)
-    guard !NodeEncoder.writesItsOwnWay(T.self), (try? value.encode(to: encoder)) != nil,
+    guard !NodeEncoder.isSpecialCased(T.self), (try? value.encode(to: encoder)) != nil,
       let node = encoder.result, !encoder.isRefused
     else { return nil }
-    var text = JSONText()
+    var text = JSONText(deepest: deepest)
+    // One allocation for a small value's text.
     text.bytes.reserveCapacity(128)
     text.write(node)
-    if text.isTooDeep || text.hasWideKeys && node.hasMergedKeys() { return nil }
+    if text.isTooDeep || text.hasNonASCIIKeys && node.hasMergedKeys() { return nil }
     return String(decoding: text.bytes, as: UTF8.self)
   }
 }
@@ -93,6 +103,10 @@ private final class ObjectNode {
   }
 
   func set(_ value: JSONNode, for key: String) {
+    // Native once here, not at every comparison: a bridged `NSString` key would be copied
+    // by each `withUTF8` of the sort.
+    var key = key
+    key.makeContiguousUTF8()
     members.append((key, value))
   }
 
@@ -185,13 +199,17 @@ private final class ObjectNode {
 private struct JSONText {
   var bytes: [UInt8] = []
   /// Whether an object with more than one member had a key outside ASCII.
-  var hasWideKeys = false
-  /// Whether containers were nested deeper than ``deepest``.
+  var hasNonASCIIKeys = false
+  /// Whether containers were nested deeper than `deepest`.
   var isTooDeep = false
   private var depth = 0
-  /// `JSONEncoder` stops at 512 containers deep; declined a little before, so that how it
-  /// counts does not matter.
-  private static let deepest = 500
+  /// `JSONEncoder` stops at 512 containers deep; the default declines a little before, so
+  /// that how it counts does not matter.
+  let deepest: Int
+
+  init(deepest: Int) {
+    self.deepest = deepest
+  }
 
   /// -1, 0 or 1 as `first`'s UTF-8 bytes sort before, equal or after `second`'s, the
   /// order `JSONEncoder` sorts keys in.
@@ -208,6 +226,7 @@ private struct JSONText {
     }
   }
 
+  /// Appends the node's text, its objects' keys sorted.
   mutating func write(_ node: JSONNode) {
     switch node {
     case .literal(let text):
@@ -248,9 +267,9 @@ private struct JSONText {
     }
   }
 
-  /// Goes one container deeper; `false` past ``deepest``.
+  /// Goes one container deeper; `false` past `deepest`.
   private mutating func enter() -> Bool {
-    guard depth < Self.deepest else {
+    guard depth < deepest else {
       isTooDeep = true
       return false
     }
@@ -260,7 +279,7 @@ private struct JSONText {
 
   /// A member and the comma after it (the last becomes the closing brace).
   private mutating func writeMember(_ members: [(key: String, value: JSONNode)], at index: Int) {
-    if writeString(members[index].key), members.count > 1 { hasWideKeys = true }
+    if writeString(members[index].key), members.count > 1 { hasNonASCIIKeys = true }
     bytes.append(UInt8(ascii: ":"))
     write(members[index].value)
     bytes.append(UInt8(ascii: ","))
@@ -341,9 +360,10 @@ private struct JSONText {
   }
 }
 
-/// Whether an object written had canonically equal keys spelled differently, which a
-/// dictionary keeps as one (the first spelling): the writer does not follow that.
 extension JSONNode {
+  /// Whether an object has canonically equal keys spelled differently, which
+  /// `JSONEncoder`'s dictionary merges into one (the first spelling, the last value) and
+  /// this writer would write as two.
   func hasMergedKeys() -> Bool {
     switch self {
     case .array(let array): return array.items.contains { $0.hasMergedKeys() }
@@ -392,7 +412,7 @@ private final class NodeEncoder: Encoder, SingleValueEncodingContainer {
 
   /// Types `JSONEncoder` writes its own way, not through their `encode(to:)`: `Date` and
   /// `Data` by its strategies, `URL` as its absolute string, `Decimal` by its description.
-  static func writesItsOwnWay<T>(_ type: T.Type) -> Bool {
+  static func isSpecialCased<T>(_ type: T.Type) -> Bool {
     type == Date.self || type == Data.self || type == URL.self || type == Decimal.self
   }
 
@@ -400,11 +420,16 @@ private final class NodeEncoder: Encoder, SingleValueEncodingContainer {
   /// (`superEncoder()`, a container of another kind), and before anything this encoder
   /// throws, since the value's own code may catch it and go on where `JSONEncoder` would
   /// not have thrown.
-  func refuse() { root.refused = true }
+  /// - Returns: The error to throw, where the call throws.
+  @discardableResult
+  func refuse() -> Refused {
+    root.refused = true
+    return Refused()
+  }
 
   /// Refuses a write into this encoder's containers once its node was taken.
   @inline(__always)
-  func checkOpen() {
+  func refuseIfFinished() {
     if isFinished { refuse() }
   }
 
@@ -413,7 +438,7 @@ private final class NodeEncoder: Encoder, SingleValueEncodingContainer {
   func node<T: Encodable>(of value: T, key: (any CodingKey)?) throws -> JSONNode {
     let child = NodeEncoder(parent: self, key: key)
     do {
-      if Self.writesItsOwnWay(T.self) { throw Refused() }
+      if Self.isSpecialCased(T.self) { throw Refused() }
       try value.encode(to: child)
     } catch {
       refuse()
@@ -424,7 +449,7 @@ private final class NodeEncoder: Encoder, SingleValueEncodingContainer {
   }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-    checkOpen()
+    refuseIfFinished()
     switch result {
     case .object(let object):
       return KeyedEncodingContainer(ObjectContainer(encoder: self, object: object, path: []))
@@ -439,7 +464,7 @@ private final class NodeEncoder: Encoder, SingleValueEncodingContainer {
   }
 
   func unkeyedContainer() -> any UnkeyedEncodingContainer {
-    checkOpen()
+    refuseIfFinished()
     switch result {
     case .array(let array):
       return ArrayContainer(encoder: self, array: array, path: [])
@@ -456,15 +481,9 @@ private final class NodeEncoder: Encoder, SingleValueEncodingContainer {
   func singleValueContainer() -> any SingleValueEncodingContainer { self }
 
   private func encodeSingle(_ node: JSONNode) throws {
-    checkOpen()
-    guard result == nil else { throw refusal() }
+    refuseIfFinished()
+    guard result == nil else { throw refuse() }
     result = node
-  }
-
-  /// The error this encoder throws, once the text is refused.
-  func refusal() -> Refused {
-    refuse()
-    return Refused()
   }
 
   func encodeNil() throws { try encodeSingle(.null) }
@@ -483,12 +502,12 @@ private final class NodeEncoder: Encoder, SingleValueEncodingContainer {
   func encode(_ value: UInt32) throws { try encodeSingle(.number(value)) }
   func encode(_ value: UInt64) throws { try encodeSingle(.number(value)) }
   @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
-  func encode(_ value: Int128) throws { throw refusal() }
+  func encode(_ value: Int128) throws { throw refuse() }
   @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
-  func encode(_ value: UInt128) throws { throw refusal() }
+  func encode(_ value: UInt128) throws { throw refuse() }
   func encode<T: Encodable>(_ value: T) throws {
-    checkOpen()
-    guard result == nil else { throw refusal() }
+    refuseIfFinished()
+    guard result == nil else { throw refuse() }
     result = try node(of: value, key: nil)
   }
 }
@@ -502,7 +521,7 @@ private struct ObjectContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   var codingPath: [any CodingKey] { encoder.codingPath + path }
 
   private func set(_ node: JSONNode, for key: Key) {
-    encoder.checkOpen()
+    encoder.refuseIfFinished()
     object.set(node, for: key.stringValue)
   }
 
@@ -550,11 +569,11 @@ private struct ObjectContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     set(.number(value), for: key)
   }
   @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
-  mutating func encode(_ value: Int128, forKey key: Key) throws { throw encoder.refusal() }
+  mutating func encode(_ value: Int128, forKey key: Key) throws { throw encoder.refuse() }
   @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
-  mutating func encode(_ value: UInt128, forKey key: Key) throws { throw encoder.refusal() }
+  mutating func encode(_ value: UInt128, forKey key: Key) throws { throw encoder.refuse() }
   mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-    encoder.checkOpen()
+    encoder.refuseIfFinished()
     let node = try encoder.node(of: value, key: key)
     object.set(node, for: key.stringValue)
   }
@@ -562,7 +581,7 @@ private struct ObjectContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   mutating func nestedContainer<NestedKey: CodingKey>(
     keyedBy keyType: NestedKey.Type, forKey key: Key
   ) -> KeyedEncodingContainer<NestedKey> {
-    encoder.checkOpen()
+    encoder.refuseIfFinished()
     guard case .object(let nested)? = try? object.nested(at: key.stringValue, isObject: true)
     else {
       encoder.refuse()
@@ -574,7 +593,7 @@ private struct ObjectContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   }
 
   mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-    encoder.checkOpen()
+    encoder.refuseIfFinished()
     guard case .array(let nested)? = try? object.nested(at: key.stringValue, isObject: false)
     else {
       encoder.refuse()
@@ -596,7 +615,7 @@ private struct ArrayContainer: UnkeyedEncodingContainer {
   var count: Int { array.items.count }
 
   private func append(_ node: JSONNode) {
-    encoder.checkOpen()
+    encoder.refuseIfFinished()
     array.items.append(node)
   }
 
@@ -618,11 +637,11 @@ private struct ArrayContainer: UnkeyedEncodingContainer {
   mutating func encode(_ value: UInt32) throws { append(.number(value)) }
   mutating func encode(_ value: UInt64) throws { append(.number(value)) }
   @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
-  mutating func encode(_ value: Int128) throws { throw encoder.refusal() }
+  mutating func encode(_ value: Int128) throws { throw encoder.refuse() }
   @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
-  mutating func encode(_ value: UInt128) throws { throw encoder.refusal() }
+  mutating func encode(_ value: UInt128) throws { throw encoder.refuse() }
   mutating func encode<T: Encodable>(_ value: T) throws {
-    encoder.checkOpen()
+    encoder.refuseIfFinished()
     let node = try encoder.node(of: value, key: IndexKey(array.items.count))
     array.items.append(node)
   }
