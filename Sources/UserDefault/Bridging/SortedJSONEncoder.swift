@@ -103,10 +103,16 @@ private final class ObjectNode {
   }
 
   func set(_ value: JSONNode, for key: String) {
-    // Native once here, not at every comparison: a bridged `NSString` key would be copied
-    // by each `withUTF8` of the sort.
-    var key = key
-    key.makeContiguousUTF8()
+    #if canImport(Darwin)
+      // Native once here, not at every comparison: a bridged `NSString` key would be
+      // copied by each `withUTF8` of the sort. Linux has no bridged strings, and the check
+      // costs every key there.
+      guard key.isContiguousUTF8 else {
+        var key = key
+        key.makeContiguousUTF8()
+        return members.append((key, value))
+      }
+    #endif
     members.append((key, value))
   }
 
