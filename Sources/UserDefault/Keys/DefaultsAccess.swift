@@ -129,7 +129,8 @@ struct DefaultsAccess: Sendable {
     return "\(error.message); \(fallback)"
   }
 
-  /// Text that reads as the key's type names the `defaults write` flag that fixes it.
+  /// Text of the suite's own that reads as the key's type names the `defaults write` flag
+  /// that fixes it.
   func fallbackMessage<Value>(
     _ object: Any, _ key: KeyDescriptor<Value>, then: String, afterwards: String? = nil,
     isArgument: Bool? = nil
@@ -140,7 +141,11 @@ struct DefaultsAccess: Sendable {
         + (afterwards ?? "nothing stored is changed")
     }
     let stored = afterwards ?? "the stored value is left as it is"
-    guard let text = object as? String else { return "\(then), \(stored)" }
+    // Only the suite's own value can come from `defaults write`: text registered as a
+    // default is the app's, and no flag fixes it. Built once per stored object (failures
+    // are cached), so the lookup costs no read.
+    guard let text = object as? String, backend.ownObject(forKey: key.name) as? String == text
+    else { return "\(then), \(stored)" }
     for reading in ArgumentText.readings(of: text) where (try? key.bridge.decode(reading)) != nil {
       let flag =
         Value.self is Bool.Type || Value.self is Bool?.Type

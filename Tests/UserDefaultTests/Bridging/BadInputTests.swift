@@ -72,6 +72,28 @@ struct BadInputTests {
     #expect(message.contains("`defaults write \(suite.name) volume \(flag)`"), "\(message)")
   }
 
+  /// Regression: text registered as a default was reported with a `defaults write` fix,
+  /// which writes the suite's own value and cannot change a registered one.
+  @Test(
+    "Text registered as a default names no defaults write fix; the suite's own text does",
+    arguments: BackendKind.allCases)
+  func registeredTextNamesNoDefaultsWriteFix(_ kind: BackendKind) {
+    let (a, b, keepAlive) = kind.makeSuite()
+    let name = uniqueKey()
+    let key = UserDefaults.Key<Int>(name, default: 1)
+    a.register(defaults: [name: "7"])
+    #expect(a[key] == 1)
+    let registered = Diagnostics.events(forKey: name).map(\.message)
+    #expect(registered.count == 1)
+    #expect(registered.allSatisfy { !$0.contains("defaults write") }, "\(registered)")
+    b.set("8", forKey: name)
+    #expect(a[key] == 1)
+    let own = Diagnostics.events(forKey: name).map(\.message).dropFirst()
+    #expect(own.count == 1)
+    #expect(own.allSatisfy { $0.contains("\(name) -int 8`") }, "\(own)")
+    withExtendedLifetime(keepAlive) {}
+  }
+
   @Test func corruptJSONReadsDefaultAndIsReported() {
     let suite = TestSuite()
     suite.defaults.set(#"{"name": "Ada", "age": "#, forKey: "profile")
