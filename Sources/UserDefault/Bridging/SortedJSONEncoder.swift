@@ -154,50 +154,60 @@ private final class ObjectNode {
   /// Calls `body` with the indices of the members to write, sorted by key bytes, the
   /// last of each key only.
   func withSortedOrder(_ body: (UnsafeBufferPointer<Int>) -> Void) {
-    guard members.count <= Self.fewMembers else {
-      let members = members
-      let sorted = members.indices.sorted { first, second in
-        let comparison = JSONText.compare(members[first].key, members[second].key)
-        return comparison != 0 ? comparison < 0 : first < second
-      }
-      var kept: [Int] = []
-      kept.reserveCapacity(sorted.count)
-      for index in sorted {
-        if let last = kept.last, JSONText.compare(members[last].key, members[index].key) == 0 {
-          kept[kept.count - 1] = index
-        } else {
-          kept.append(index)
-        }
-      }
-      kept.withUnsafeBufferPointer(body)
-      return
+    withUnsafeTemporaryAllocation(of: Int.self, capacity: members.count) { order in
+      let kept = members.count <= Self.fewMembers ? insert(into: order) : sort(into: order)
+      body(UnsafeBufferPointer(rebasing: order[..<kept]))
     }
-    withUnsafeTemporaryAllocation(of: Int.self, capacity: members.count) { sorted in
-      var kept = 0
-      for index in members.indices {
-        // Insertion: members are few, and keys in order take one comparison each.
-        let key = members[index].key
-        var slot = kept
-        var comparison = 1
-        while slot > 0 {
-          comparison = JSONText.compare(members[sorted[slot - 1]].key, key)
-          if comparison <= 0 { break }
-          slot -= 1
-        }
-        if comparison == 0 {
-          sorted[slot - 1] = index
-          continue
-        }
-        var move = kept
-        while move > slot {
-          sorted[move] = sorted[move - 1]
-          move -= 1
-        }
-        sorted[slot] = index
+  }
+
+  /// Insertion: members are few, and keys in order take one comparison each.
+  /// - Returns: How many indices of `order` were kept.
+  private func insert(into order: UnsafeMutableBufferPointer<Int>) -> Int {
+    var kept = 0
+    for index in members.indices {
+      let key = members[index].key
+      var slot = kept
+      var comparison = 1
+      while slot > 0 {
+        comparison = JSONText.compare(members[order[slot - 1]].key, key)
+        if comparison <= 0 { break }
+        slot -= 1
+      }
+      if comparison == 0 {
+        order[slot - 1] = index
+        continue
+      }
+      var move = kept
+      while move > slot {
+        order[move] = order[move - 1]
+        move -= 1
+      }
+      order[slot] = index
+      kept += 1
+    }
+    return kept
+  }
+
+  /// `sort()` by key, then by index, and the last index of each key kept.
+  /// - Returns: How many indices of `order` were kept.
+  private func sort(into order: UnsafeMutableBufferPointer<Int>) -> Int {
+    var order = order
+    for index in members.indices { order[index] = index }
+    order.sort { first, second in
+      let comparison = JSONText.compare(members[first].key, members[second].key)
+      return comparison != 0 ? comparison < 0 : first < second
+    }
+    var kept = 0
+    for position in order.indices {
+      let index = order[position]
+      if kept > 0, JSONText.compare(members[order[kept - 1]].key, members[index].key) == 0 {
+        order[kept - 1] = index
+      } else {
+        order[kept] = index
         kept += 1
       }
-      body(UnsafeBufferPointer(rebasing: sorted[..<kept]))
     }
+    return kept
   }
 }
 
@@ -347,8 +357,7 @@ private struct JSONText {
 
   /// Whether a byte is escaped, or is part of a character outside ASCII.
   private static func isSpecial(_ byte: UInt8) -> Bool {
-    byte < 0x20 || byte >= 0x80 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "/")
-      || byte == UInt8(ascii: "\\")
+    byte >= 0x80 || escape(byte) != nil
   }
 
   /// The letter after the backslash for an ASCII byte that needs one (`u` for `\u00XX`).
